@@ -6,7 +6,7 @@ BUILD="$TOP/build"
 # shellcheck source=../versions
 . "$TOP/build-scripts/versions"
 
-MVN=(mvn -B -q -C)
+MVN=(mvn -B -q -C -Dstyle.color=never)
 M2_REPO=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null \
   || echo "$HOME/.m2/repository")
 [ -d "$M2_REPO" ] || M2_REPO="$HOME/.m2/repository"
@@ -178,7 +178,8 @@ make_tree() {
 # inputs_hash: a hash of everything the build of the current project depends on.
 inputs_hash() {
   {
-    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/*
+    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/* \
+      "$TOP/build-scripts/compile-excludes"
     cat "$PATCHES/series"
     local list; list=$(series_patches) || exit 1
     [ -z "$list" ] || xargs -r -d '\n' cat <<<"$list"
