@@ -6,7 +6,9 @@ BUILD="$TOP/build"
 # shellcheck source=../versions
 . "$TOP/build-scripts/versions"
 
-MVN=(mvn -B -q -C -Dstyle.color=never)
+# Maven, batch mode, failing on checksum mismatches; MVN is the quiet variant.
+MVN_LOUD=(mvn -B -C -Dstyle.color=never)
+MVN=("${MVN_LOUD[@]}" -q)
 M2_REPO=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null \
   || echo "$HOME/.m2/repository")
 [ -d "$M2_REPO" ] || M2_REPO="$HOME/.m2/repository"
@@ -185,4 +187,19 @@ inputs_hash() {
     [ -z "$list" ] || xargs -r -d '\n' cat <<<"$list"
     echo "$JVM_FLAGS"
   } | sha256sum | awk '{print $1}'
+}
+
+# Maven arguments of the integration-tests module: versions from this file, Hadoop 3 profile.
+# shellcheck disable=SC2206
+IT_MAVEN_ARGS=($HBASE_MAVEN_FLAGS -Dhadoop.version="$HADOOP_VERSION" -Dhbase.version="$HBASE_VERSION"
+  -Dvendor.suffix="$VENDOR_SUFFIX")
+
+# Maven copies artifacts it resolves from the file repository build/repo into the local
+# repository; drop those copies of the vendor versions so that the jars just built are used.
+drop_cached_vendor_artifacts() {
+  local p a path
+  for p in hadoop hbase; do
+    project_vars "$p"
+    while read -r a path; do rm -rf "$M2_REPO/${GROUP//.//}/$a/$VVERSION"; done < <(modules)
+  done
 }

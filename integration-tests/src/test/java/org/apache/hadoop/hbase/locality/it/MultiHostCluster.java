@@ -1,0 +1,241 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.locality.it;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A minicluster in one JVM where locality is real: DataNode i runs as host name {@code host<i>}
+ * and RegionServer i as the same {@code host<i>}, so a RegionServer and "its" DataNode share a
+ * host name and every other DataNode is remote to it. The JVM must resolve the made-up names
+ * (-Djdk.net.hosts.file, written by src/test/scripts/write-hosts-file).
+ */
+public final class MultiHostCluster implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(MultiHostCluster.class);
+  /** Key HBase 2.4 uses for the host name a RegionServer registers under. */
+  static final String RS_HOSTNAME_KEY = "hbase.unsafe.regionserver.hostname";
+
+  private final HBaseTestingUtility util;
+  private final String[] dataNodeHosts;
+
+  private MultiHostCluster(HBaseTestingUtility util, String[] dataNodeHosts) {
+    this.util = util;
+    this.dataNodeHosts = dataNodeHosts;
+  }
+
+  /** The host name of DataNode / RegionServer number {@code i}, counting from 1. */
+  public static String host(int i) {
+    return "host" + i;
+  }
+
+  /**
+   * Starts ZooKeeper, {@code dataNodes} DataNodes (host1..hostN) and {@code regionServers}
+   * RegionServers (host1..hostM, M &lt;= N), with HDFS replication {@code replication}.
+   */
+  public static MultiHostCluster start(Configuration conf, int dataNodes, int regionServers,
+      int replication) throws Exception {
+    if (regionServers > dataNodes) {
+      throw new IllegalArgumentException("regionServers (" + regionServers
+        + ") must not exceed dataNodes (" + dataNodes + "): each RegionServer shares a host");
+    }
+    String[] hosts = new String[dataNodes];
+    for (int i = 0; i < dataNodes; i++) {
+      hosts[i] = host(i + 1);
+      try {
+        InetAddress.getByName(hosts[i]);
+      } catch (UnknownHostException e) {
+        throw new IllegalStateException("host name " + hosts[i] + " does not resolve: run the JVM"
+          + " with -Djdk.net.hosts.file=<file from src/test/scripts/write-hosts-file>", e);
+      }
+    }
+    HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    Configuration c = util.getConfiguration();
+    c.setInt("dfs.replication", replication);
+    c.setInt("hbase.regionserver.msginterval", 1000);
+    c.setInt("hbase.master.wait.on.regionservers.mintostart", 1);
+    // No balancer runs unless a test asks for one: regions stay where tests put them.
+    c.setBoolean("hbase.balancer.tablesOnMaster", false);
+    c.setInt("hbase.balancer.period", Integer.MAX_VALUE);
+    MultiHostCluster cluster = new MultiHostCluster(util, hosts);
+    try {
+      util.startMiniDFSCluster(hosts);
+      c.set(RS_HOSTNAME_KEY, host(1));
+      util.startMiniCluster(StartMiniClusterOption.builder().numRegionServers(1)
+        .numDataNodes(dataNodes).dataNodeHosts(hosts).build());
+      for (int i = 2; i <= regionServers; i++) {
+        cluster.startRegionServer(host(i));
+      }
+      util.getAdmin().balancerSwitch(false, true);
+      LOG.info("multi-host cluster up: DataNodes {} and RegionServers {}", Arrays.toString(hosts),
+        util.getAdmin().getRegionServers());
+      return cluster;
+    } catch (Exception | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  /** Starts one more RegionServer under {@code hostName} and waits until the master has it. */
+  public ServerName startRegionServer(String hostName) throws Exception {
+    MiniHBaseCluster hbase = util.getMiniHBaseCluster();
+    hbase.getConfiguration().set(RS_HOSTNAME_KEY, hostName);
+    int before = util.getAdmin().getRegionServers().size();
+    ServerName sn = hbase.startRegionServer().getRegionServer().getServerName();
+    util.waitFor(60_000, () -> util.getAdmin().getRegionServers().size() > before);
+    return sn;
+  }
+
+  public HBaseTestingUtility util() {
+    return util;
+  }
+
+  public Admin admin() throws IOException {
+    return util.getAdmin();
+  }
+
+  public FileSystem fs() throws IOException {
+    return util.getTestFileSystem();
+  }
+
+  public String[] dataNodeHosts() {
+    return dataNodeHosts.clone();
+  }
+
+  /** The store files (every column family) of a region, from its directory on HDFS. */
+  public List<FileStatus> storeFiles(RegionInfo region) throws IOException {
+    Path tableDir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(util.getConfiguration()),
+      region.getTable());
+    Path regionDir = new Path(tableDir, region.getEncodedName());
+    List<FileStatus> files = new ArrayList<>();
+    for (FileStatus family : fs().listStatus(regionDir)) {
+      String name = family.getPath().getName();
+      if (!family.isDirectory() || name.startsWith(".") || name.equals("recovered.edits")) {
+        continue;
+      }
+      for (FileStatus f : fs().listStatus(family.getPath())) {
+        if (f.isFile()) {
+          files.add(f);
+        }
+      }
+    }
+    return files;
+  }
+
+  /** Bytes of the region's store files: [0] with a replica on {@code host}, [1] in all. */
+  public long[] localBytes(RegionInfo region, String host) throws IOException {
+    long local = 0;
+    long total = 0;
+    for (FileStatus f : storeFiles(region)) {
+      for (BlockLocation b : fs().getFileBlockLocations(f, 0, f.getLen())) {
+        total += b.getLength();
+        if (Arrays.asList(b.getHosts()).contains(host)) {
+          local += b.getLength();
+        }
+      }
+    }
+    return new long[] { local, total };
+  }
+
+  /**
+   * Locality of a region on a host computed from HDFS alone, as HBase defines it: the fraction of
+   * the region's store file bytes that have a replica on the host (0 for a region without data).
+   */
+  public double computedLocality(RegionInfo region, String host) throws IOException {
+    long[] b = localBytes(region, host);
+    return b[1] == 0 ? 0.0 : (double) b[0] / b[1];
+  }
+
+  /** The regions of a table by the server hosting them. */
+  public Map<RegionInfo, ServerName> regionsOf(TableName table) throws IOException {
+    Map<RegionInfo, ServerName> out = new TreeMap<>(RegionInfo.COMPARATOR);
+    for (ServerName sn : admin().getRegionServers()) {
+      for (RegionInfo r : admin().getRegions(sn)) {
+        if (r.getTable().equals(table)) {
+          out.put(r, sn);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Locality the hosting RegionServer reports for a region, or NaN if it reports none. */
+  public double reportedLocality(RegionInfo region, ServerName sn) throws IOException {
+    for (RegionMetrics m : admin().getRegionMetrics(sn, region.getTable())) {
+      if (Arrays.equals(m.getRegionName(), region.getRegionName())) {
+        return m.getDataLocality();
+      }
+    }
+    return Double.NaN;
+  }
+
+  /**
+   * Locality per RegionServer host as reported to the master: the store-file-size weighted mean of
+   * its regions' data locality (regions without store files are left out).
+   */
+  public Map<String, Double> localityByServer() throws IOException {
+    Map<String, Double> out = new TreeMap<>();
+    for (Map.Entry<ServerName, ServerMetrics> e : admin().getClusterMetrics()
+      .getLiveServerMetrics().entrySet()) {
+      double weighted = 0;
+      double size = 0;
+      for (RegionMetrics m : e.getValue().getRegionMetrics().values()) {
+        double mb = m.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
+        weighted += m.getDataLocality() * mb;
+        size += mb;
+      }
+      if (size > 0) {
+        out.put(e.getKey().getHostname(), weighted / size);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      util.shutdownMiniCluster();
+    } catch (Exception e) {
+      throw new IOException("minicluster shutdown failed", e);
+    }
+  }
+}

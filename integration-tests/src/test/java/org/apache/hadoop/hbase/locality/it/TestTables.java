@@ -1,0 +1,84 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.locality.it;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** Creates and loads the pre-split test tables of the harness. */
+public final class TestTables {
+  public static final byte[] FAMILY = Bytes.toBytes("f");
+  public static final byte[] QUALIFIER = Bytes.toBytes("q");
+
+  private TestTables() {
+  }
+
+  /** The row key of row {@code i} of region {@code r}: regions split on "r%02d". */
+  public static byte[] row(int r, int i) {
+    return Bytes.toBytes(String.format("r%02d-%08d", r, i));
+  }
+
+  /** A value derived from the row, so that any row can be checked after reading it back. */
+  public static byte[] value(byte[] row, int size) {
+    byte[] v = new byte[size];
+    long seed = Bytes.hashCode(row);
+    for (int i = 0; i < size; i++) {
+      seed = seed * 6364136223846793005L + 1442695040888963407L;
+      v[i] = (byte) (seed >>> 56);
+    }
+    return v;
+  }
+
+  /** Creates {@code table} with {@code regions} regions, loads and flushes it. */
+  public static void createAndLoad(MultiHostCluster cluster, TableName table, int regions,
+      int rowsPerRegion) throws Exception {
+    byte[][] splits = new byte[regions - 1][];
+    for (int r = 1; r < regions; r++) {
+      splits[r - 1] = Bytes.toBytes(String.format("r%02d", r));
+    }
+    cluster.admin().createTable(TableDescriptorBuilder.newBuilder(table)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build(), splits);
+    cluster.util().waitTableAvailable(table);
+    try (Table t = cluster.util().getConnection().getTable(table)) {
+      for (int r = 0; r < regions; r++) {
+        List<Put> puts = new ArrayList<>();
+        for (int i = 0; i < rowsPerRegion; i++) {
+          byte[] row = row(r, i);
+          puts.add(new Put(row).addColumn(FAMILY, QUALIFIER, value(row, 1024)));
+          if (puts.size() == 500) {
+            put(t, puts);
+          }
+        }
+        put(t, puts);
+      }
+    }
+    cluster.admin().flush(table);
+  }
+
+  private static void put(Table t, List<Put> puts) throws IOException {
+    t.put(puts);
+    puts.clear();
+  }
+}
