@@ -25,14 +25,14 @@ JVM_FLAGS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/jav
 die() { echo "error: $*" >&2; exit 1; }
 info() { echo "==> $*" >&2; }
 
-# project_vars hadoop|hbase: sets PROJECT, GROUP, VERSION, VVERSION, MODULES, MVN_FLAGS, PATCHES.
+# project_vars hadoop|hbase: sets PROJECT, NAME, GROUP, VERSION, VVERSION, MODULES, MVN_FLAGS, PATCHES.
 project_vars() {
   case "${1:-}" in
     hadoop)
-      GROUP=$HADOOP_GROUP VERSION=$HADOOP_VERSION MODULES=$HADOOP_MODULES
+      NAME=Hadoop GROUP=$HADOOP_GROUP VERSION=$HADOOP_VERSION MODULES=$HADOOP_MODULES
       MVN_FLAGS=$HADOOP_MAVEN_FLAGS ;;
     hbase)
-      GROUP=$HBASE_GROUP VERSION=$HBASE_VERSION MODULES=$HBASE_MODULES
+      NAME=HBase GROUP=$HBASE_GROUP VERSION=$HBASE_VERSION MODULES=$HBASE_MODULES
       MVN_FLAGS=$HBASE_MAVEN_FLAGS ;;
     *) die "unknown project '${1:-}': expected 'hadoop' or 'hbase'" ;;
   esac
@@ -124,12 +124,15 @@ pristine() {
   local out="$BUILD/pristine/$PROJECT" stamp="$PROJECT $VERSION $MODULES"
   if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then return; fi
   info "unpacking pristine $PROJECT $VERSION sources from Maven Central"
-  local tmp="$out.tmp.$$" a path
+  local tmp="$out.tmp.$$" a path main test pom
   rm -rf "$tmp"; mkdir -p "$tmp"
   while read -r a path; do
-    extract_sources "$(fetch "$GROUP:$a:$VERSION:jar:sources")" "$tmp/$path" main
-    extract_sources "$(fetch "$GROUP:$a:$VERSION:jar:test-sources")" "$tmp/$path" test
-    cp "$(fetch "$GROUP:$a:$VERSION:pom")" "$tmp/$path/pom.xml"
+    main=$(fetch "$GROUP:$a:$VERSION:jar:sources") \
+      && test=$(fetch "$GROUP:$a:$VERSION:jar:test-sources") \
+      && pom=$(fetch "$GROUP:$a:$VERSION:pom") || { rm -rf "$tmp"; exit 1; }
+    extract_sources "$main" "$tmp/$path" main
+    extract_sources "$test" "$tmp/$path" test
+    cp "$pom" "$tmp/$path/pom.xml"
   done < <(modules)
   echo "$stamp" >"$tmp/.stamp"
   rm -rf "$out"; mv "$tmp" "$out"
@@ -161,7 +164,7 @@ make_tree() {
     git_fixed init -q -b pristine .
     printf 'target/classes/\n' >.git/info/exclude
     git_fixed add -A .
-    git_fixed commit -q -m "Pristine Apache ${PROJECT^} $VERSION (Maven Central sources jars)"
+    git_fixed commit -q -m "Pristine Apache $NAME $VERSION (Maven Central sources jars)"
     git_fixed tag "upstream-$VERSION"
     git_fixed checkout -q -b series
     for p in "${patches[@]}"; do
