@@ -32,14 +32,15 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.RegionMetrics;
-import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -185,13 +186,14 @@ public final class MultiHostCluster implements Closeable {
     return b[1] == 0 ? 0.0 : (double) b[0] / b[1];
   }
 
-  /** The regions of a table by the server hosting them. */
+  /** The open regions of a table by the server hosting them, as hbase:meta records them. */
   public Map<RegionInfo, ServerName> regionsOf(TableName table) throws IOException {
     Map<RegionInfo, ServerName> out = new TreeMap<>(RegionInfo.COMPARATOR);
-    for (ServerName sn : admin().getRegionServers()) {
-      for (RegionInfo r : admin().getRegions(sn)) {
-        if (r.getTable().equals(table)) {
-          out.put(r, sn);
+    try (RegionLocator locator = util.getConnection().getRegionLocator(table)) {
+      for (HRegionLocation loc : locator.getAllRegionLocations()) {
+        if (loc.getServerName() != null && !loc.getRegion().isOffline()
+          && !loc.getRegion().isSplitParent()) {
+          out.put(loc.getRegion(), loc.getServerName());
         }
       }
     }
@@ -209,25 +211,20 @@ public final class MultiHostCluster implements Closeable {
   }
 
   /**
-   * Locality per RegionServer host as reported to the master: the store-file-size weighted mean of
-   * its regions' data locality (regions without store files are left out).
+   * Waits (60 s at most) until the locality every region of {@code table} reports equals the one
+   * computed from its block locations, i.e. until the RegionServers' reports have caught up.
    */
-  public Map<String, Double> localityByServer() throws IOException {
-    Map<String, Double> out = new TreeMap<>();
-    for (Map.Entry<ServerName, ServerMetrics> e : admin().getClusterMetrics()
-      .getLiveServerMetrics().entrySet()) {
-      double weighted = 0;
-      double size = 0;
-      for (RegionMetrics m : e.getValue().getRegionMetrics().values()) {
-        double mb = m.getStoreFileSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
-        weighted += m.getDataLocality() * mb;
-        size += mb;
+  public void waitForLocalityReports(TableName table) throws Exception {
+    util.waitFor(60_000, 500, () -> {
+      for (Map.Entry<RegionInfo, ServerName> e : regionsOf(table).entrySet()) {
+        double reported = reportedLocality(e.getKey(), e.getValue());
+        double computed = computedLocality(e.getKey(), e.getValue().getHostname());
+        if (Double.isNaN(reported) || Math.abs(reported - computed) > 1e-4) {
+          return false;
+        }
       }
-      if (size > 0) {
-        out.put(e.getKey().getHostname(), weighted / size);
-      }
-    }
-    return out;
+      return true;
+    });
   }
 
   @Override

@@ -91,16 +91,7 @@ public class TestRealLocality {
 
   /** Waits (generously) until every region's reported locality equals the computed one. */
   private void assertReportedMatchesComputed() throws Exception {
-    cluster.util().waitFor(60_000, 500, () -> {
-      for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(TABLE).entrySet()) {
-        double computed = cluster.computedLocality(e.getKey(), e.getValue().getHostname());
-        double reported = cluster.reportedLocality(e.getKey(), e.getValue());
-        if (Double.isNaN(reported) || Math.abs(computed - reported) > 1e-4) {
-          return false;
-        }
-      }
-      return true;
-    });
+    cluster.waitForLocalityReports(TABLE);
     for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(TABLE).entrySet()) {
       double computed = cluster.computedLocality(e.getKey(), e.getValue().getHostname());
       double reported = cluster.reportedLocality(e.getKey(), e.getValue());
