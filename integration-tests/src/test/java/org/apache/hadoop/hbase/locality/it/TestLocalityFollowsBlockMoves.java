@@ -1,0 +1,138 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.locality.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.lang.reflect.Field;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HDFSBlocksDistribution;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.master.LoadBalancer;
+import org.apache.hadoop.hbase.master.balancer.RegionLocationFinder;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBASE-26304 end to end: block replicas of a live region are moved onto its RegionServer's host
+ * at the HDFS level (replaceBlock, as a healer or the HDFS balancer does); the region's reported
+ * locality and the master's cached block distribution must follow without the region reopening.
+ */
+public class TestLocalityFollowsBlockMoves {
+  private static final Logger LOG = LoggerFactory.getLogger(TestLocalityFollowsBlockMoves.class);
+  private static final TableName TABLE = TableName.valueOf("follows_moves");
+  private static final int CACHE_PERIOD_MS = 2000;
+  private static MultiHostCluster cluster;
+
+  @BeforeClass
+  public static void setUp() throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
+    conf.setLong("hbase.locality.inputstream.derive.cache.period", CACHE_PERIOD_MS);
+    // The pread stream of a store file must learn the new locations: HDFS-16262's refresher.
+    conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
+    // The master hands fresh ClusterMetrics to the balancer every second.
+    conf.setInt("hbase.balancer.statusPeriod", 1000);
+    cluster = MultiHostCluster.start(conf, 4, 3, 2);
+    TestTables.createAndLoad(cluster, TABLE, 6, 2000);
+  }
+
+  @AfterClass
+  public static void tearDown() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  public void testReportedLocalityFollowsReplicaMoves() throws Exception {
+    cluster.waitForLocalityReports(TABLE);
+    RegionInfo region = null;
+    ServerName server = null;
+    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(TABLE).entrySet()) {
+      if (cluster.computedLocality(e.getKey(), e.getValue().getHostname()) < 1.0) {
+        region = e.getKey();
+        server = e.getValue();
+        break;
+      }
+    }
+    assertNotNull("with replication 2 on 4 hosts some region must be non-local", region);
+    double before = cluster.reportedLocality(region, server);
+    long seqNum = openSeqNum(region);
+    RegionLocationFinder finder = regionLocationFinder();
+    float finderBefore =
+      finder.getBlockDistribution(region).getBlockLocalityIndex(server.getHostname());
+    LOG.info("region {} on {}: reported locality {}, master's {}, open seqNum {}",
+      region.getEncodedName(), server, before, finderBefore, seqNum);
+    assertTrue("reported locality before the move should be below 1.0: " + before, before < 1.0);
+
+    long moved = BlockMoves.makeLocal((DistributedFileSystem) cluster.fs(),
+      cluster.storeFiles(region), server.getHostname());
+    assertTrue("some bytes must have moved", moved > 0);
+    assertEquals(1.0, cluster.computedLocality(region, server.getHostname()), 1e-9);
+
+    final RegionInfo r = region;
+    final ServerName sn = server;
+    // Cache period + refresher interval + report interval, with a generous margin.
+    cluster.util().waitFor(60_000, 500, () -> cluster.reportedLocality(r, sn) >= 1.0 - 1e-9);
+    cluster.util().waitFor(60_000, 500, () -> {
+      HDFSBlocksDistribution d = finder.getBlockDistribution(r);
+      return d.getBlockLocalityIndex(sn.getHostname()) >= 1.0f - 1e-6f;
+    });
+    assertEquals("the region must not have moved", server, cluster.regionsOf(TABLE).get(region));
+    assertEquals("the region must not have reopened", seqNum, openSeqNum(region));
+  }
+
+  /** The open sequence number hbase:meta records for the region (it changes on every reopen). */
+  private static long openSeqNum(RegionInfo region) throws Exception {
+    try (RegionLocator locator =
+      cluster.util().getConnection().getRegionLocator(region.getTable())) {
+      HRegionLocation loc = locator.getRegionLocation(region.getStartKey(), true);
+      return loc.getSeqNum();
+    }
+  }
+
+  /** The master balancer's RegionLocationFinder (a protected field of BaseLoadBalancer). */
+  private static RegionLocationFinder regionLocationFinder() throws Exception {
+    LoadBalancer lb = cluster.util().getMiniHBaseCluster().getMaster().getLoadBalancer();
+    for (Class<?> c = lb.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField("regionFinder");
+        f.setAccessible(true);
+        RegionLocationFinder finder = (RegionLocationFinder) f.get(lb);
+        assertNotNull("the balancer has no RegionLocationFinder", finder);
+        return finder;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+    throw new AssertionError("no regionFinder field in " + lb.getClass());
+  }
+}
