@@ -206,3 +206,22 @@ drop_cached_vendor_artifacts() {
     while read -r a path; do rm -rf "$M2_REPO/${GROUP//.//}/$a/$VVERSION"; done < <(modules)
   done
 }
+
+# run_harness_main NAME CLASS [ARG...]: compiles integration-tests against build/repo and runs
+# CLASS (a main class of its test sources) in one JVM with the harness's host names; logs and
+# data go to build/NAME/.
+run_harness_main() {
+  local name=$1 cls=$2 it="$TOP/integration-tests"; shift 2
+  drop_cached_vendor_artifacts
+  info "compiling the integration harness"
+  (cd "$it" && "${MVN[@]}" test-compile dependency:build-classpath "${IT_MAVEN_ARGS[@]}" \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$it/target/harness.classpath") \
+    || die "could not compile integration-tests against build/repo"
+  mkdir -p "$BUILD/$name/logs"
+  info "running $cls (cluster log: $BUILD/$name/logs/cluster.log)"
+  # shellcheck disable=SC2086
+  java $JVM_FLAGS -Xmx3g -Djava.net.preferIPv4Stack=true -Djdk.net.hosts.file="$it/target/hosts" \
+    -Dlh.log.dir="$BUILD/$name/logs" -Dtest.build.data.basedirectory="$BUILD/$name/data/" \
+    -Dtest.build.data="$BUILD/$name/data" -Dlh.report.dir="$BUILD/report" \
+    -cp "$it/target/test-classes:$(cat "$it/target/harness.classpath")" "$cls" "$@"
+}

@@ -1,0 +1,39 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.master.balancer;
+
+import org.apache.hadoop.hbase.HDFSBlocksDistribution;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.master.LoadBalancer;
+
+/** Test access to the master balancer's package-private RegionLocationFinder. */
+public final class BalancerAccess {
+  private BalancerAccess() {
+  }
+
+  /** The block distribution of {@code region} as the master balancer's cache holds it. */
+  public static HDFSBlocksDistribution cachedDistribution(HMaster master, RegionInfo region) {
+    LoadBalancer lb = master.getLoadBalancer();
+    if (!(lb instanceof BaseLoadBalancer) || ((BaseLoadBalancer) lb).regionFinder == null) {
+      throw new IllegalStateException("the master's balancer " + lb.getClass().getName()
+        + " keeps no RegionLocationFinder");
+    }
+    return ((BaseLoadBalancer) lb).regionFinder.getBlockDistribution(region);
+  }
+}
