@@ -22,6 +22,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -78,6 +79,15 @@ public final class BlockMoves {
    */
   public static long makeLocal(DistributedFileSystem dfs, List<FileStatus> files, String host)
       throws IOException {
+    return makeLocal(dfs, files, host, lb -> lb.getLocations()[0]);
+  }
+
+  /**
+   * As {@link #makeLocal(DistributedFileSystem, List, String)}, with the source replica of each
+   * moved block chosen by {@code source}.
+   */
+  public static long makeLocal(DistributedFileSystem dfs, List<FileStatus> files, String host,
+      Function<LocatedBlock, DatanodeInfo> source) throws IOException {
     DatanodeInfo target = null;
     for (DatanodeInfo dn : dfs.getDataNodeStats()) {
       if (dn.getHostName().equals(host)) {
@@ -97,8 +107,8 @@ public final class BlockMoves {
           local |= dn.getHostName().equals(host);
         }
         if (!local) {
-          DatanodeInfo source = lb.getLocations()[0];
-          replaceBlock(lb.getBlock(), source, source, target);
+          DatanodeInfo from = source.apply(lb);
+          replaceBlock(lb.getBlock(), from, from, target);
           moved += lb.getBlockSize();
         }
       }

@@ -28,6 +28,16 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.hbase.io.FSDataInputStreamWrapper;
+import org.apache.hadoop.hbase.io.hfile.HFileReaderImpl;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -225,6 +235,32 @@ public final class MultiHostCluster implements Closeable {
       }
       return true;
     });
+  }
+
+  /**
+   * The replica each block of a region's store files is read from first by its RegionServer: the
+   * first location cached in the store file's open pread stream, by block id. A harness in one
+   * JVM has every DataNode on 127.0.0.1, so to the RegionServer's HDFS client every replica is
+   * local; what makes that client notice a move here is a read that meets the moved replica gone.
+   */
+  public Map<Long, DatanodeInfo> firstReadReplicas(RegionInfo region, ServerName sn)
+      throws IOException {
+    HRegionServer rs = util.getMiniHBaseCluster().getRegionServer(sn);
+    HRegion r = rs.getRegion(region.getEncodedName());
+    Map<Long, DatanodeInfo> out = new TreeMap<>();
+    for (HStore store : r.getStores()) {
+      for (HStoreFile sf : store.getStorefiles()) {
+        FSDataInputStreamWrapper w = ((HFileReaderImpl) sf.getReader().getHFileReader())
+          .getContext().getInputStreamWrapper();
+        FSDataInputStream in = w.getStream(w.shouldUseHBaseChecksum());
+        if (in instanceof HdfsDataInputStream) {
+          for (LocatedBlock lb : ((HdfsDataInputStream) in).getAllBlocks()) {
+            out.put(lb.getBlock().getBlockId(), lb.getLocations()[0]);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   @Override

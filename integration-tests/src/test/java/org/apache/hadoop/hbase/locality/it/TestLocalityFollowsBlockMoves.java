@@ -37,6 +37,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.master.balancer.BalancerAccess;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -96,17 +97,22 @@ public class TestLocalityFollowsBlockMoves {
       region.getEncodedName(), server, before, finderBefore, seqNum);
     assertTrue("reported locality before the move should be below 1.0: " + before, before < 1.0);
 
+    // Move the replica the RegionServer reads first, so that its next read finds it gone.
+    Map<Long, DatanodeInfo> firstRead = cluster.firstReadReplicas(region, server);
     long moved = BlockMoves.makeLocal((DistributedFileSystem) cluster.fs(),
-      cluster.storeFiles(region), server.getHostname());
+      cluster.storeFiles(region), server.getHostname(), lb -> {
+        DatanodeInfo dn = firstRead.get(lb.getBlock().getBlockId());
+        return dn != null ? dn : lb.getLocations()[0];
+      });
     assertTrue("some bytes must have moved", moved > 0);
     assertEquals(1.0, cluster.computedLocality(region, server.getHostname()), 1e-9);
 
     final RegionInfo r = region;
     final ServerName sn = server;
     // In one JVM every DataNode is on 127.0.0.1, so the client's refresher sees every replica as
-    // local; what makes it refresh here is the replica removed from the move's source: a read
-    // that meets it marks that DataNode dead. Reads go to HDFS (no block cache) until the
-    // reported locality follows: cache period + refresher interval + report interval.
+    // local; what makes it refresh here is the replica removed from the move's source: the
+    // next read meets it gone and marks that DataNode dead. Reads go to HDFS (no block cache)
+    // until the reported locality follows: cache period + refresher interval + report interval.
     cluster.util().waitFor(120_000, 500, () -> {
       readRegion(r);
       return cluster.reportedLocality(r, sn) >= 1.0 - 1e-9;
