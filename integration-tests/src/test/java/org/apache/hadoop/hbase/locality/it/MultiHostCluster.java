@@ -35,6 +35,7 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -85,6 +86,18 @@ public final class MultiHostCluster implements Closeable {
    */
   public static MultiHostCluster start(Configuration conf, int dataNodes, int regionServers,
       int replication) throws Exception {
+    return start(conf, dataNodes, regionServers, replication, null);
+  }
+
+  /**
+   * As {@link #start(Configuration, int, int, int)}, with DataNode i on rack {@code racks[i-1]}
+   * (e.g. "/r1"), or every DataNode on the default rack if {@code racks} is null.
+   */
+  public static MultiHostCluster start(Configuration conf, int dataNodes, int regionServers,
+      int replication, String[] racks) throws Exception {
+    if (racks != null && racks.length != dataNodes) {
+      throw new IllegalArgumentException(racks.length + " racks for " + dataNodes + " DataNodes");
+    }
     if (regionServers > dataNodes) {
       throw new IllegalArgumentException("regionServers (" + regionServers
         + ") must not exceed dataNodes (" + dataNodes + "): each RegionServer shares a host");
@@ -109,7 +122,11 @@ public final class MultiHostCluster implements Closeable {
     c.setInt("hbase.balancer.period", Integer.MAX_VALUE);
     MultiHostCluster cluster = new MultiHostCluster(util, hosts);
     try {
-      util.startMiniDFSCluster(hosts);
+      if (racks == null) {
+        util.startMiniDFSCluster(hosts);
+      } else {
+        util.startMiniDFSCluster(dataNodes, racks, hosts);
+      }
       c.set(RS_HOSTNAME_KEY, host(1));
       util.startMiniCluster(StartMiniClusterOption.builder().numRegionServers(1)
         .numDataNodes(dataNodes).dataNodeHosts(hosts).build());
@@ -146,6 +163,11 @@ public final class MultiHostCluster implements Closeable {
 
   public FileSystem fs() throws IOException {
     return util.getTestFileSystem();
+  }
+
+  /** The HDFS client under the harness's FileSystem (HBase may wrap it in an HFileSystem). */
+  public DistributedFileSystem dfs() throws IOException {
+    return util.getDFSCluster().getFileSystem();
   }
 
   public String[] dataNodeHosts() {

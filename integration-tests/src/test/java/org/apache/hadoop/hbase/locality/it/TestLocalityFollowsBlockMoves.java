@@ -36,7 +36,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.master.balancer.BalancerAccess;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -99,7 +98,7 @@ public class TestLocalityFollowsBlockMoves {
 
     // Move the replica the RegionServer reads first, so that its next read finds it gone.
     Map<Long, DatanodeInfo> firstRead = cluster.firstReadReplicas(region, server);
-    long moved = BlockMoves.makeLocal((DistributedFileSystem) cluster.fs(),
+    long moved = BlockMoves.makeLocal(cluster.dfs(),
       cluster.storeFiles(region), server.getHostname(), lb -> {
         DatanodeInfo dn = firstRead.get(lb.getBlock().getBlockId());
         return dn != null ? dn : lb.getLocations()[0];
