@@ -29,16 +29,6 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.hbase.io.FSDataInputStreamWrapper;
-import org.apache.hadoop.hbase.io.hfile.HFileReaderImpl;
-import org.apache.hadoop.hbase.regionserver.HRegion;
-import org.apache.hadoop.hbase.regionserver.HRegionServer;
-import org.apache.hadoop.hbase.regionserver.HStore;
-import org.apache.hadoop.hbase.regionserver.HStoreFile;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -52,7 +42,20 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.fs.HFileSystem;
+import org.apache.hadoop.hbase.io.FSDataInputStreamWrapper;
+import org.apache.hadoop.hbase.io.hfile.HFileReaderImpl;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HarnessLocality;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,8 +131,10 @@ public final class MultiHostCluster implements Closeable {
         util.startMiniDFSCluster(dataNodes, racks, hosts);
       }
       c.set(RS_HOSTNAME_KEY, host(1));
+      c.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, clientContext(host(1)));
       util.startMiniCluster(StartMiniClusterOption.builder().numRegionServers(1)
         .numDataNodes(dataNodes).dataNodeHosts(hosts).build());
+      cluster.installLocality(util.getMiniHBaseCluster().getRegionServer(0));
       for (int i = 2; i <= regionServers; i++) {
         cluster.startRegionServer(host(i));
       }
@@ -147,10 +152,36 @@ public final class MultiHostCluster implements Closeable {
   public ServerName startRegionServer(String hostName) throws Exception {
     MiniHBaseCluster hbase = util.getMiniHBaseCluster();
     hbase.getConfiguration().set(RS_HOSTNAME_KEY, hostName);
+    hbase.getConfiguration().set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT,
+      clientContext(hostName));
     int before = util.getAdmin().getRegionServers().size();
-    ServerName sn = hbase.startRegionServer().getRegionServer().getServerName();
+    HRegionServer rs = hbase.startRegionServer().getRegionServer();
     util.waitFor(60_000, () -> util.getAdmin().getRegionServers().size() > before);
-    return sn;
+    installLocality(rs);
+    return rs.getServerName();
+  }
+
+  /** The HDFS client context of the RegionServer on {@code hostName}: one per host. */
+  private static String clientContext(String hostName) {
+    return "lh-" + hostName;
+  }
+
+  /**
+   * Tells the HDFS block location refresher of the RegionServer's client context (if the
+   * refresher is on) that only the DataNode sharing its host name is local.
+   */
+  private void installLocality(HRegionServer rs) throws Exception {
+    util.waitFor(60_000, () -> rs.getFileSystem() != null);
+    FileSystem fs = rs.getFileSystem();
+    if (fs instanceof HFileSystem) {
+      fs = ((HFileSystem) fs).getBackingFs();
+    }
+    if (fs instanceof DistributedFileSystem) {
+      String host = rs.getServerName().getHostname();
+      if (HarnessLocality.treatAsLocalHost((DistributedFileSystem) fs, host)) {
+        LOG.info("HDFS block location refresher of {} treats DataNode {} as local", host, host);
+      }
+    }
   }
 
   public HBaseTestingUtility util() {
