@@ -157,27 +157,30 @@ public final class HdfsClientBench {
     List<FSDataInputStream> open = new ArrayList<>();
     try (DistributedFileSystem fs = (DistributedFileSystem) DistributedFileSystem
       .newInstance(cluster.getURI(), conf)) {
-      LocatedBlocksRefresher refresher = fs.getClient().getLocatedBlockRefresher();
-      for (int i = 0; i < streams; i++) {
-        open.add(fs.open(files.get(i % nFiles)));
-      }
-      // Streams register lazily, on their first read one interval after their locations
-      // were fetched.
-      Thread.sleep(1100);
-      byte[] one = new byte[1];
-      for (FSDataInputStream in : open) {
-        in.readFully(0, one);
-      }
-      double allLocal = callsPerPass(refresher, 5);
-      // Every replica is on this host in a MiniDFSCluster: make the refresher see none local.
-      refresher.setLocalNodeTester(dn -> false);
-      double noneLocal = callsPerPass(refresher, 5);
-      refresher.setLocalNodeTester(null);
-      OUT.printf("   all replicas local: %.1f calls per pass (target 0)%n", allLocal);
-      OUT.printf("   no replica local:   %.1f calls per pass (target %d)%n", noneLocal, streams);
-    } finally {
-      for (FSDataInputStream in : open) {
-        in.close();
+      try {
+        LocatedBlocksRefresher refresher = fs.getClient().getLocatedBlockRefresher();
+        for (int i = 0; i < streams; i++) {
+          open.add(fs.open(files.get(i % nFiles)));
+        }
+        // Streams register lazily, on their first read one interval after their locations
+        // were fetched.
+        Thread.sleep(1100);
+        byte[] one = new byte[1];
+        for (FSDataInputStream in : open) {
+          in.readFully(0, one);
+        }
+        double allLocal = callsPerPass(refresher, 5);
+        // Every replica is on this host in a MiniDFSCluster: make the refresher see none local.
+        refresher.setLocalNodeTester(dn -> false);
+        double noneLocal = callsPerPass(refresher, 5);
+        refresher.setLocalNodeTester(null);
+        OUT.printf("   all replicas local: %.1f calls per pass (target 0)%n", allLocal);
+        OUT.printf("   no replica local:   %.1f calls per pass (target %d)%n%n", noneLocal,
+          streams);
+      } finally {
+        for (FSDataInputStream in : open) {
+          in.close();
+        }
       }
     }
   }
