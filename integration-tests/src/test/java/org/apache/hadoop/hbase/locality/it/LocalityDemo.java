@@ -24,12 +24,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,10 +35,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
 import org.apache.hadoop.hbase.util.JVMClusterUtil;
@@ -113,13 +108,13 @@ public final class LocalityDemo {
       double tLoad = now();
       report.put("after_load", table(cluster, "after load"));
 
-      Reader reader = new Reader(cluster, regions, rowsPerRegion, tLoad);
+      DemoReader reader = new DemoReader(cluster, TABLE, regions, rowsPerRegion, PHASES.length);
       Sampler sampler = new Sampler(cluster, tLoad);
       reader.start();
       sampler.start();
       // Reads of the first seconds warm the client up and are not counted.
       Thread.sleep(3000);
-      reader.phase = 0;
+      reader.phase(0);
       Thread.sleep(5000);
 
       JVMClusterUtil.RegionServerThread victim = cluster.util().getMiniHBaseCluster()
@@ -128,7 +123,7 @@ public final class LocalityDemo {
         .findFirst().orElseThrow(() -> new IllegalStateException("no RegionServer on host3"));
       ServerName dead = victim.getRegionServer().getServerName();
       OUT.println("\nCrashing RegionServer " + dead + "; the master reassigns its regions...");
-      reader.phase = 1;
+      reader.phase(1);
       victim.getRegionServer().abort("LocalityDemo: simulated crash");
       cluster.util().waitFor(180_000, 500, () -> {
         Map<RegionInfo, ServerName> now = cluster.regionsOf(TABLE);
@@ -153,7 +148,7 @@ public final class LocalityDemo {
       }
 
       OUT.println("\nRunning LocalityHealer --once --table demo --threshold 1.0 --grace 5 ...");
-      reader.phase = 2;
+      reader.phase(2);
       double tHeal = now();
       Configuration healerConf = new Configuration(cluster.util().getConfiguration());
       CompletableFuture<LocalityHealerSummary> healing = CompletableFuture.supplyAsync(
@@ -171,7 +166,7 @@ public final class LocalityDemo {
         }
       }
       LocalityHealerSummary summary = healing.get();
-      reader.phase = 3;
+      reader.phase(3);
       Thread.sleep(5000);
       reader.stop();
       sampler.stop();
@@ -195,13 +190,14 @@ public final class LocalityDemo {
         Map<String, Object> ph = new LinkedHashMap<>();
         ph.put("phase", PHASES[p]);
         ph.put("reads", lat.length);
-        ph.put("p50_ms", pct(lat, 50));
-        ph.put("p99_ms", pct(lat, 99));
-        ph.put("max_ms", pct(lat, 100));
-        ph.put("errors", reader.errors[p]);
+        ph.put("p50_ms", DemoReader.pct(lat, 50));
+        ph.put("p99_ms", DemoReader.pct(lat, 99));
+        ph.put("max_ms", DemoReader.pct(lat, 100));
+        ph.put("errors", reader.errors(p));
         phases.add(ph);
         OUT.printf("  %-18s %8d %10.2f %10.2f %10.2f %8d%n", PHASES[p], lat.length,
-          pct(lat, 50), pct(lat, 99), pct(lat, 100), reader.errors[p]);
+          DemoReader.pct(lat, 50), DemoReader.pct(lat, 99), DemoReader.pct(lat, 100),
+          reader.errors(p));
       }
       report.put("healer", healerReport(summary));
       report.put("time_to_heal_s", timeToHeal);
@@ -210,7 +206,7 @@ public final class LocalityDemo {
       report.put("compaction_read_bytes", affectedBytes);
       report.put("compaction_write_bytes", 2 * affectedBytes);
       report.put("reader", phases);
-      writeReport(report, sampler, reader, tHeal - tLoad, tHealed - tLoad);
+      writeReport(report, sampler, reader, tLoad, tHeal - tLoad, tHealed - tLoad);
       OUT.printf("%nDemo finished in %.1f s. Shutting the cluster down.%n", now());
       // The master prints thread dumps to stdout while it stops: keep them off the report.
       System.setOut(new PrintStream(new ByteArrayOutputStream()));
@@ -232,15 +228,8 @@ public final class LocalityDemo {
     return m;
   }
 
-  private static double pct(double[] sorted, int p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
-  }
-
-  private static void writeReport(Map<String, Object> report, Sampler sampler, Reader reader,
-      double healFrom, double healTo) throws IOException {
+  private static void writeReport(Map<String, Object> report, Sampler sampler, DemoReader reader,
+      double tLoad, double healFrom, double healTo) throws IOException {
     File dir = new File(System.getProperty("lh.report.dir", "build/report"));
     dir.mkdirs();
     report.put("locality_over_time", sampler.series);
@@ -258,7 +247,7 @@ public final class LocalityDemo {
       "Reported locality per RegionServer (host3 crashes; LocalityHealer heals)", "locality %",
       100, locality, healFrom, healTo, "healing");
     Map<String, List<double[]>> p99 = new TreeMap<>();
-    p99.put("reader p99", reader.p99PerSecond());
+    p99.put("reader p99", reader.p99PerSecond(T0 / 1e9 + tLoad));
     DemoCharts.lineChart(new File(dir, "demo-read-p99.png"), "Reader p99 latency (gets and"
       + " multi-gets)", "p99 ms", 1, p99, healFrom, healTo, "healing");
     OUT.println("\nReport written to " + dir + ": demo.json, demo-locality.png,"
@@ -299,120 +288,6 @@ public final class LocalityDemo {
       return o.toString();
     }
     return "\"" + String.valueOf(o).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-  }
-
-  /** Random gets and multi-gets of the demo table; every value is checked. */
-  private static final class Reader implements Runnable {
-    private final MultiHostCluster cluster;
-    private final int regions;
-    private final int rows;
-    private final double t0;
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final List<List<double[]>> samples = new ArrayList<>();
-    private final long[] errors = new long[PHASES.length];
-    /** The phase reads are counted in; -1 while the client warms up. */
-    private volatile int phase = -1;
-    private Thread thread;
-
-    Reader(MultiHostCluster cluster, int regions, int rows, double t0) {
-      this.cluster = cluster;
-      this.regions = regions;
-      this.rows = rows;
-      this.t0 = t0;
-      for (int i = 0; i < PHASES.length; i++) {
-        samples.add(Collections.synchronizedList(new ArrayList<>()));
-      }
-    }
-
-    void start() {
-      thread = new Thread(this, "demo-reader");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    void stop() throws InterruptedException {
-      stop.set(true);
-      thread.join(60_000);
-    }
-
-    @Override
-    public void run() {
-      Random rnd = new Random(26250);
-      try (Table t = cluster.util().getConnection().getTable(TABLE)) {
-        long n = 0;
-        while (!stop.get()) {
-          int p = phase;
-          long start = System.nanoTime();
-          if (p < 0) {
-            warmUp(t, rnd);
-            continue;
-          }
-          try {
-            if (++n % 5 == 0) {
-              List<Get> gets = new ArrayList<>();
-              for (int i = 0; i < 10; i++) {
-                gets.add(new Get(TestTables.row(rnd.nextInt(regions), rnd.nextInt(rows))));
-              }
-              for (Result r : t.get(gets)) {
-                check(r);
-              }
-            } else {
-              check(t.get(new Get(TestTables.row(rnd.nextInt(regions), rnd.nextInt(rows)))));
-            }
-            samples.get(p).add(new double[] { now() - t0, (System.nanoTime() - start) / 1e6 });
-          } catch (IOException | RuntimeException e) {
-            errors[p]++;
-          }
-        }
-      } catch (IOException e) {
-        errors[Math.max(0, phase)]++;
-      }
-    }
-
-    private void warmUp(Table t, Random rnd) {
-      try {
-        t.get(new Get(TestTables.row(rnd.nextInt(regions), rnd.nextInt(rows))));
-      } catch (IOException | RuntimeException e) {
-        // not counted
-      }
-    }
-
-    private static void check(Result r) {
-      if (r.isEmpty() || !Arrays.equals(TestTables.value(r.getRow(), 1024),
-        r.getValue(TestTables.FAMILY, TestTables.QUALIFIER))) {
-        throw new IllegalStateException("wrong value read");
-      }
-    }
-
-    double[] latencies(int p) {
-      List<double[]> s;
-      synchronized (samples.get(p)) {
-        s = new ArrayList<>(samples.get(p));
-      }
-      double[] out = new double[s.size()];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = s.get(i)[1];
-      }
-      Arrays.sort(out);
-      return out;
-    }
-
-    List<double[]> p99PerSecond() {
-      TreeMap<Integer, List<Double>> buckets = new TreeMap<>();
-      for (List<double[]> s : samples) {
-        synchronized (s) {
-          for (double[] x : s) {
-            buckets.computeIfAbsent((int) x[0], k -> new ArrayList<>()).add(x[1]);
-          }
-        }
-      }
-      List<double[]> out = new ArrayList<>();
-      for (Map.Entry<Integer, List<Double>> e : buckets.entrySet()) {
-        double[] v = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        out.add(new double[] { e.getKey() + 0.5, pct(v, 99) });
-      }
-      return out;
-    }
   }
 
   /** Samples reported and HDFS locality per RegionServer once a second. */

@@ -17,13 +17,11 @@
  */
 package org.apache.hadoop.hbase.locality.it;
 
-import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,10 +35,6 @@ import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
 import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
@@ -63,7 +57,6 @@ public class TestLocalityHealerHeals {
   private static final TableName TABLE = TableName.valueOf("healer");
   private static final int REGIONS = 6;
   private static final int ROWS_PER_REGION = 1500;
-  private static final int VALUE_SIZE = 1024;
   /** Small HDFS blocks, so that every store file has several. */
   private static final long BLOCK_SIZE = 256 * 1024;
   /** host1 and host2 on one rack, host3 and host4 on the other. */
@@ -141,7 +134,7 @@ public class TestLocalityHealerHeals {
     cluster.waitForLocalityReports(TABLE);
     // Reads reach every store file's stream (and register it with the location refresher).
     Thread.sleep(1500);
-    assertEquals(REGIONS * ROWS_PER_REGION, readAllRowsChecked());
+    assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
 
     Map<RegionInfo, ServerName> before = cluster.regionsOf(TABLE);
     Map<RegionInfo, Long> seqNums = new HashMap<>();
@@ -184,23 +177,7 @@ public class TestLocalityHealerHeals {
     // HDFS is healthy once the replaced replicas are gone.
     cluster.util().waitFor(60_000, 1000, () -> fsckClean(false));
     fsckClean(true);
-    assertEquals(REGIONS * ROWS_PER_REGION, readAllRowsChecked());
-  }
-
-  /** Reads every row of the table from HDFS and checks its value; returns the row count. */
-  private static int readAllRowsChecked() throws Exception {
-    int rows = 0;
-    Scan scan = new Scan().setCacheBlocks(false).setReadType(Scan.ReadType.PREAD);
-    try (Table t = cluster.util().getConnection().getTable(TABLE);
-      ResultScanner scanner = t.getScanner(scan)) {
-      for (Result r : scanner) {
-        assertArrayEquals("value of row " + new String(r.getRow(), StandardCharsets.UTF_8),
-          TestTables.value(r.getRow(), VALUE_SIZE),
-          r.getValue(TestTables.FAMILY, TestTables.QUALIFIER));
-        rows++;
-      }
-    }
-    return rows;
+    assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
   }
 
   private static final Pattern FSCK_COUNT = Pattern.compile(

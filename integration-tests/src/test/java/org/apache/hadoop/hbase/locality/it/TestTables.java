@@ -19,10 +19,14 @@ package org.apache.hadoop.hbase.locality.it;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -75,6 +79,25 @@ public final class TestTables {
       }
     }
     cluster.admin().flush(table);
+  }
+
+  /**
+   * Reads every row of {@code table} with positional reads from HDFS (block cache bypassed) and
+   * checks each value; returns the number of rows.
+   */
+  public static int readAllChecked(MultiHostCluster cluster, TableName table) throws IOException {
+    int rows = 0;
+    Scan scan = new Scan().setCacheBlocks(false).setReadType(Scan.ReadType.PREAD);
+    try (Table t = cluster.util().getConnection().getTable(table);
+      ResultScanner scanner = t.getScanner(scan)) {
+      for (Result r : scanner) {
+        if (!Arrays.equals(value(r.getRow(), 1024), r.getValue(FAMILY, QUALIFIER))) {
+          throw new IOException("wrong value in row " + Bytes.toStringBinary(r.getRow()));
+        }
+        rows++;
+      }
+    }
+    return rows;
   }
 
   private static void put(Table t, List<Put> puts) throws IOException {
