@@ -17,8 +17,10 @@
  */
 package org.apache.hadoop.hbase.locality.it;
 
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -26,6 +28,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -56,6 +60,7 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.tools.DFSck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -314,6 +319,103 @@ public final class MultiHostCluster implements Closeable {
       }
     }
     return out;
+  }
+
+  /** The open sequence number hbase:meta records for the region (it changes on every reopen). */
+  public long openSeqNum(RegionInfo region) throws IOException {
+    try (RegionLocator locator = util.getConnection().getRegionLocator(region.getTable())) {
+      return locator.getRegionLocation(region.getStartKey(), true).getSeqNum();
+    }
+  }
+
+  /** Bytes of the table's store files without a replica on the host of their RegionServer. */
+  public long nonLocalBytes(TableName table) throws IOException {
+    long nonLocal = 0;
+    for (Map.Entry<RegionInfo, ServerName> e : regionsOf(table).entrySet()) {
+      long[] bytes = localBytes(e.getKey(), e.getValue().getHostname());
+      nonLocal += bytes[1] - bytes[0];
+    }
+    return nonLocal;
+  }
+
+  /**
+   * Moves every region of the table to the next RegionServer (as the balancer or an operator
+   * would) and waits until all of them are open there.
+   */
+  public void moveEveryRegionToNextServer(TableName table) throws Exception {
+    List<ServerName> servers = new ArrayList<>(admin().getRegionServers());
+    Map<RegionInfo, ServerName> placed = regionsOf(table);
+    for (Map.Entry<RegionInfo, ServerName> e : placed.entrySet()) {
+      ServerName to = servers.get((servers.indexOf(e.getValue()) + 1) % servers.size());
+      admin().move(e.getKey().getEncodedNameAsBytes(), to);
+    }
+    util.waitFor(60_000, 500, () -> {
+      Map<RegionInfo, ServerName> now = regionsOf(table);
+      for (Map.Entry<RegionInfo, ServerName> e : placed.entrySet()) {
+        if (e.getValue().equals(now.get(e.getKey()))) {
+          return false;
+        }
+      }
+      return now.size() == placed.size();
+    });
+  }
+
+  private static final Pattern FSCK_COUNT = Pattern.compile(
+    "(Missing blocks|Under-replicated blocks|Over-replicated blocks|Mis-replicated blocks"
+      + "|Corrupt blocks):\\s+(\\d+)");
+
+  /**
+   * Runs fsck on / and returns whether HDFS is healthy with no missing, corrupt, under-, over- or
+   * mis-replicated block; with {@code assertClean}, fails with the report when it is not.
+   */
+  public boolean fsckClean(boolean assertClean) throws Exception {
+    return fsckClean("/", assertClean);
+  }
+
+  /** The directory of a table's regions on HDFS, as a path fsck takes. */
+  public String tableDir(TableName table) throws IOException {
+    return CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(util.getConfiguration()), table)
+      .toUri().getPath();
+  }
+
+  /** As {@link #fsckClean(boolean)}, for the files under {@code path} only. */
+  public boolean fsckClean(String path, boolean assertClean) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int rc;
+    Configuration conf = new Configuration(util.getDFSCluster().getConfiguration(0));
+    // A FileSystem of its own: the cached one's NameNode proxy is wrapped by HBase's HFileSystem,
+    // which fsck's NameNode address lookup cannot unwrap.
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    try (PrintStream out = new PrintStream(bytes, true, "UTF-8")) {
+      rc = new DFSck(conf, out).run(new String[] { path });
+    }
+    String report = bytes.toString("UTF-8");
+    boolean clean = rc == 0 && report.contains("is HEALTHY");
+    Matcher m = FSCK_COUNT.matcher(report);
+    int counts = 0;
+    while (m.find()) {
+      counts++;
+      clean &= Long.parseLong(m.group(2)) == 0;
+    }
+    clean &= counts >= 4;
+    if (assertClean && !clean) {
+      throw new AssertionError("fsck is not clean:\n" + report);
+    }
+    if (!clean) {
+      StringBuilder problems = new StringBuilder();
+      for (String line : report.split("\n")) {
+        if (line.matches(".*(Status:|blocks:|Under replicated|Replica placement policy|"
+          + "over-replicated|MISSING|CORRUPT).*") && problems.length() < 4000) {
+          problems.append("\n  ").append(line.trim());
+        }
+      }
+      if (problems.length() == 0) {
+        problems.append(" exit code ").append(rc).append(", report:\n")
+          .append(report, 0, Math.min(report.length(), 2000));
+      }
+      LOG.info("fsck of {} not clean yet:{}", path, problems);
+    }
+    return clean;
   }
 
   @Override

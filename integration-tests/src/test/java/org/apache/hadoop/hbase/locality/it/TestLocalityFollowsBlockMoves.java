@@ -25,11 +25,9 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HDFSBlocksDistribution;
-import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -88,7 +86,7 @@ public class TestLocalityFollowsBlockMoves {
     }
     assertNotNull("with replication 2 on 4 hosts some region must be non-local", region);
     double before = cluster.reportedLocality(region, server);
-    long seqNum = openSeqNum(region);
+    long seqNum = cluster.openSeqNum(region);
     HMaster master = cluster.util().getMiniHBaseCluster().getMaster();
     float finderBefore = BalancerAccess.cachedDistribution(master, region)
       .getBlockLocalityIndex(server.getHostname());
@@ -121,7 +119,7 @@ public class TestLocalityFollowsBlockMoves {
       return d.getBlockLocalityIndex(sn.getHostname()) >= 1.0f - 1e-6f;
     });
     assertEquals("the region must not have moved", server, cluster.regionsOf(TABLE).get(region));
-    assertEquals("the region must not have reopened", seqNum, openSeqNum(region));
+    assertEquals("the region must not have reopened", seqNum, cluster.openSeqNum(region));
   }
 
   /** Reads every row of the region from HDFS, bypassing the block cache. */
@@ -133,15 +131,6 @@ public class TestLocalityFollowsBlockMoves {
       for (Result res : scanner) {
         assertTrue(!res.isEmpty());
       }
-    }
-  }
-
-  /** The open sequence number hbase:meta records for the region (it changes on every reopen). */
-  private static long openSeqNum(RegionInfo region) throws Exception {
-    try (RegionLocator locator =
-      cluster.util().getConnection().getRegionLocator(region.getTable())) {
-      HRegionLocation loc = locator.getRegionLocation(region.getStartKey(), true);
-      return loc.getSeqNum();
     }
   }
 }

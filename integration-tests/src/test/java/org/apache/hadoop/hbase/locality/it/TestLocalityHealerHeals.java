@@ -20,25 +20,15 @@ package org.apache.hadoop.hbase.locality.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
 import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
-import org.apache.hadoop.hdfs.tools.DFSck;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -93,21 +83,7 @@ public class TestLocalityHealerHeals {
     cluster.waitForLocalityReports(TABLE);
 
     // 1. The balancer (or an operator) moved every region to another server.
-    List<ServerName> servers = new ArrayList<>(cluster.admin().getRegionServers());
-    Map<RegionInfo, ServerName> placed = cluster.regionsOf(TABLE);
-    for (Map.Entry<RegionInfo, ServerName> e : placed.entrySet()) {
-      ServerName to = servers.get((servers.indexOf(e.getValue()) + 1) % servers.size());
-      cluster.admin().move(e.getKey().getEncodedNameAsBytes(), to);
-    }
-    cluster.util().waitFor(60_000, 500, () -> {
-      Map<RegionInfo, ServerName> now = cluster.regionsOf(TABLE);
-      for (Map.Entry<RegionInfo, ServerName> e : placed.entrySet()) {
-        if (e.getValue().equals(now.get(e.getKey()))) {
-          return false;
-        }
-      }
-      return now.size() == REGIONS;
-    });
+    cluster.moveEveryRegionToNextServer(TABLE);
     healAndCheck("regions moved");
 
     // 2. A RegionServer restarts: its regions were reassigned while it was down.
@@ -136,17 +112,9 @@ public class TestLocalityHealerHeals {
     Thread.sleep(1500);
     assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
 
-    Map<RegionInfo, ServerName> before = cluster.regionsOf(TABLE);
-    Map<RegionInfo, Long> seqNums = new HashMap<>();
-    long nonLocal = 0;
-    long total = 0;
-    for (Map.Entry<RegionInfo, ServerName> e : before.entrySet()) {
-      long[] bytes = cluster.localBytes(e.getKey(), e.getValue().getHostname());
-      nonLocal += bytes[1] - bytes[0];
-      total += bytes[1];
-      seqNums.put(e.getKey(), openSeqNum(e.getKey()));
-    }
-    LOG.info("{}: {} of {} bytes non-local before healing", phase, nonLocal, total);
+    HealChecks before = HealChecks.before(cluster, TABLE);
+    long nonLocal = before.nonLocalBytes();
+    LOG.info("{}: {} of {} bytes non-local before healing", phase, nonLocal, before.totalBytes());
     assertTrue(phase + ": locality is not broken, nothing to test", nonLocal > 0);
 
     LocalityHealerSummary summary = LocalityHealer.heal(
@@ -158,64 +126,8 @@ public class TestLocalityHealerHeals {
     assertTrue(phase + ": moved " + summary.getBytesMoved() + " bytes for " + nonLocal
       + " non-local bytes", Math.abs(summary.getBytesMoved() - nonLocal) <= BLOCK_SIZE);
 
-    // Every region reports locality 1.0, without having moved or reopened.
-    cluster.util().waitFor(120_000, 1000, () -> {
-      for (Map.Entry<RegionInfo, ServerName> e : before.entrySet()) {
-        if (cluster.reportedLocality(e.getKey(), e.getValue()) < 1.0) {
-          return false;
-        }
-      }
-      return true;
-    });
-    for (Map.Entry<RegionInfo, ServerName> e : before.entrySet()) {
-      assertEquals(1.0, cluster.computedLocality(e.getKey(), e.getValue().getHostname()), 0.0);
-      assertEquals(phase + ": open seqNum of " + e.getKey().getEncodedName(),
-        (long) seqNums.get(e.getKey()), openSeqNum(e.getKey()));
-    }
-    assertEquals(phase + ": a region moved", before, cluster.regionsOf(TABLE));
-
-    // HDFS is healthy once the replaced replicas are gone.
-    cluster.util().waitFor(60_000, 1000, () -> fsckClean(false));
-    fsckClean(true);
-    assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
-  }
-
-  private static final Pattern FSCK_COUNT = Pattern.compile(
-    "(Missing blocks|Under-replicated blocks|Over-replicated blocks|Mis-replicated blocks"
-      + "|Corrupt blocks):\\s+(\\d+)");
-
-  /** Runs fsck on / and returns whether it is healthy with no badly replicated block. */
-  private static boolean fsckClean(boolean assertClean) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int rc;
-    Configuration conf = new Configuration(cluster.util().getDFSCluster().getConfiguration(0));
-    // A FileSystem of its own: the cached one's NameNode proxy is wrapped by HBase's HFileSystem,
-    // which fsck's NameNode address lookup cannot unwrap.
-    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-    try (PrintStream out = new PrintStream(bytes, true, "UTF-8")) {
-      rc = new DFSck(conf, out).run(new String[] { "/" });
-    }
-    String report = bytes.toString("UTF-8");
-    boolean clean = rc == 0 && report.contains("is HEALTHY");
-    Matcher m = FSCK_COUNT.matcher(report);
-    int counts = 0;
-    while (m.find()) {
-      counts++;
-      clean &= Long.parseLong(m.group(2)) == 0;
-    }
-    clean &= counts >= 4;
-    if (assertClean) {
-      assertTrue("fsck is not clean:\n" + report, clean);
-    }
-    return clean;
-  }
-
-  /** The open sequence number hbase:meta records for the region (it changes on every reopen). */
-  private static long openSeqNum(RegionInfo region) throws Exception {
-    try (RegionLocator locator =
-      cluster.util().getConnection().getRegionLocator(region.getTable())) {
-      HRegionLocation loc = locator.getRegionLocation(region.getStartKey(), true);
-      return loc.getSeqNum();
-    }
+    // Every region reports locality 1.0, without having moved or reopened; fsck is clean once
+    // the replaced replicas are gone; every row reads back.
+    before.assertHealed(phase, REGIONS * ROWS_PER_REGION);
   }
 }

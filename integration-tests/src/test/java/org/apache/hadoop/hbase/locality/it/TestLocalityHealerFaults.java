@@ -1,0 +1,393 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.locality.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.locality.LocalityHealer;
+import org.apache.hadoop.hbase.locality.LocalityHealer.ExitCode;
+import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.junit.After;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HBASE-26250 faults, on the multi-host harness with two racks: the LocalityHealer is hit
+ * mid-run by a DataNode dying, by being killed itself (kill -9 of its process) and by a major
+ * compaction rewriting the files it is moving. In each case no row is lost, and running the
+ * healer again converges: every region reports locality 1.0, no region moved, fsck of the
+ * table's files is clean and every row reads back with its value. (fsck covers the table only:
+ * after the DataNode is lost, blocks of the write-ahead logs, which the healer never touches,
+ * can stay under-replicated while HDFS repairs them, e.g. when the one DataNode left in the
+ * rack holds a stale replica of them.)
+ * <p>
+ * Block moves are slowed down (dfsadmin -setBalancerBandwidth) while a fault is injected, so
+ * that the fault surely hits a run in progress: each test injects it once the first block of
+ * the run has landed and checks that non-local blocks were still left.
+ */
+public class TestLocalityHealerFaults {
+  private static final Logger LOG = LoggerFactory.getLogger(TestLocalityHealerFaults.class);
+  private static final int REGIONS = 4;
+  private static final int ROWS_PER_REGION = 1500;
+  private static final int ROWS = REGIONS * ROWS_PER_REGION;
+  /** Small HDFS blocks, so that every store file has several. */
+  private static final long BLOCK_SIZE = 256 * 1024;
+  /** host1 and host2 on one rack, host3 and host4 (a DataNode only) on the other. */
+  private static final String[] RACKS = { "/r1", "/r1", "/r2", "/r2" };
+  /** Balancer bandwidth per DataNode while a fault is injected: a block takes about a second. */
+  private static final long SLOW_BANDWIDTH = 256 * 1024;
+  private static final long FAST_BANDWIDTH =
+    DFSConfigKeys.DFS_DATANODE_BALANCE_BANDWIDTHPERSEC_DEFAULT;
+  private static MultiHostCluster cluster;
+  private static ExecutorService executor;
+
+  @BeforeClass
+  public static void setUp() throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    conf.setLong("dfs.blocksize", BLOCK_SIZE);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
+    // The whole series on, as in TestLocalityHealerHeals.
+    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
+    conf.setLong("hbase.locality.inputstream.derive.cache.period", 2000);
+    conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
+    conf.setInt("dfs.client.retry.window.base", 50);
+    conf.setInt("dfs.client.retry.window.multiplier", 2);
+    conf.setInt("dfs.client.retry.window.max", 10_000);
+    conf.setInt("hbase.balancer.statusPeriod", 1000);
+    // A dead DataNode is noticed in 2 x 3 s + 10 x 1 s and its replicas re-created soon after.
+    conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
+    cluster = MultiHostCluster.start(conf, 4, 3, 2, RACKS);
+    executor = Executors.newCachedThreadPool();
+  }
+
+  @AfterClass
+  public static void tearDown() throws Exception {
+    if (executor != null) {
+      executor.shutdownNow();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @After
+  public void fastMoves() throws Exception {
+    setBalancerBandwidth(FAST_BANDWIDTH);
+  }
+
+  /**
+   * Creates and loads the table, moves every region to another server and reads every row (so
+   * the RegionServers' streams are open); returns the non-local bytes.
+   */
+  private static long breakLocality(TableName table) throws Exception {
+    TestTables.createAndLoad(cluster, table, REGIONS, ROWS_PER_REGION);
+    cluster.waitForLocalityReports(table);
+    cluster.moveEveryRegionToNextServer(table);
+    cluster.waitForLocalityReports(table);
+    assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
+    long nonLocal = cluster.nonLocalBytes(table);
+    assertTrue(table + ": locality is not broken, nothing to test", nonLocal > 4 * BLOCK_SIZE);
+    return nonLocal;
+  }
+
+  /**
+   * Arguments of every healer run here. One move in flight per DataNode: a DataNode finishes a
+   * move it started even when the healer is gone, so with many moves in flight a fault could only
+   * hit the end of a run.
+   */
+  private static String[] healerArgs(TableName table) {
+    return new String[] { "--once", "--table", table.getNameAsString(), "--threshold", "1.0",
+      "--grace", "6", "--max-passes", "3", "--concurrency", "1" };
+  }
+
+  private static Future<LocalityHealerSummary> startHealer(TableName table) {
+    Configuration conf = new Configuration(cluster.util().getConfiguration());
+    return executor.submit(() -> LocalityHealer.heal(conf, healerArgs(table)));
+  }
+
+  /** Waits until the first block of a healer run has landed: fewer non-local bytes. */
+  private static void waitForFirstMove(TableName table, long nonLocalBefore) throws Exception {
+    cluster.util().waitFor(120_000, 100, () -> cluster.nonLocalBytes(table) < nonLocalBefore);
+  }
+
+  private static void setBalancerBandwidth(long bytesPerSecond) throws Exception {
+    cluster.dfs().setBalancerBandwidth(bytesPerSecond);
+    // DataNodes learn the new bandwidth with their next heartbeat.
+    cluster.util().waitFor(30_000, 100, () -> {
+      for (DataNode dn : cluster.util().getDFSCluster().getDataNodes()) {
+        if (dn.isDatanodeUp() && dn.getBalancerBandwidth() != bytesPerSecond) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Runs the healer again on an unchanged cluster and checks it converges: SUCCESS (or nothing
+   * to do when nothing is non-local), at most the non-local bytes moved, and the table healed.
+   */
+  private static void rerunConverges(String phase, TableName table) throws Exception {
+    rerunConverges(phase, table, () -> {
+    });
+  }
+
+  /** As {@link #rerunConverges(String, TableName)}, running {@code afterRerun} once it ends. */
+  private static void rerunConverges(String phase, TableName table, Runnable afterRerun)
+    throws Exception {
+    HealChecks before = HealChecks.before(cluster, table).fsckTableOnly();
+    LocalityHealerSummary rerun;
+    try {
+      rerun = LocalityHealer.heal(new Configuration(cluster.util().getConfiguration()),
+        healerArgs(table));
+    } finally {
+      afterRerun.run();
+    }
+    LOG.info("{}: rerun with {} non-local bytes left\n{}", phase, before.nonLocalBytes(),
+      rerun.toTable());
+    ExitCode expected = before.nonLocalBytes() > 0 ? ExitCode.SUCCESS : ExitCode.NOTHING_TO_DO;
+    assertEquals(phase + ": rerun: " + rerun.getMessage(), expected, rerun.getExitCode());
+    assertTrue(phase + ": rerun moved " + rerun.getBytesMoved() + " bytes for "
+      + before.nonLocalBytes() + " non-local bytes",
+      rerun.getBytesMoved() <= before.nonLocalBytes() + BLOCK_SIZE);
+    before.assertHealed(phase, ROWS);
+  }
+
+  @Test
+  public void testHealerKilledMidRunAndRerun() throws Exception {
+    TableName table = TableName.valueOf("killed");
+    long nonLocal = breakLocality(table);
+    setBalancerBandwidth(SLOW_BANDWIDTH);
+
+    File logDir = new File(cluster.util().getDataTestDir("killed-healer").toString());
+    Process healer = startHealerProcess(logDir, healerArgs(table));
+    try {
+      cluster.util().waitFor(120_000, 100,
+        () -> !healer.isAlive() || cluster.nonLocalBytes(table) < nonLocal);
+      assertTrue("the healer process ended before the first move:\n" + tail(logDir),
+        healer.isAlive());
+      healer.destroyForcibly();
+      assertTrue(healer.waitFor(60, TimeUnit.SECONDS));
+    } finally {
+      healer.destroyForcibly();
+    }
+    LOG.info("healer process killed, exit value {}; its log:\n{}", healer.exitValue(),
+      tail(logDir));
+    assertNotEquals("the healer finished before it was killed", 0, healer.exitValue());
+    setBalancerBandwidth(FAST_BANDWIDTH);
+    // Moves the DataNodes had started end on their own; no row is lost and work is left.
+    Thread.sleep(3000);
+    assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
+    long left = cluster.nonLocalBytes(table);
+    LOG.info("{} of {} non-local bytes left after the kill", left, nonLocal);
+    assertTrue("killed too late: nothing left to heal", left > 0);
+
+    // The killed healer's lock file still has a valid HDFS lease: a rerun is refused.
+    LocalityHealerSummary refused = LocalityHealer.heal(
+      new Configuration(cluster.util().getConfiguration()), healerArgs(table));
+    assertEquals(refused.getMessage(), ExitCode.ALREADY_RUNNING, refused.getExitCode());
+    assertEquals(0, refused.getBytesMoved());
+
+    // Once the lease expires (after a minute by default; at once here), the rerun finishes the
+    // job.
+    MiniDFSCluster dfs = cluster.util().getDFSCluster();
+    long hardLimitMs = HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT * 1000;
+    dfs.setLeasePeriod(500, hardLimitMs);
+    Thread.sleep(1000);
+    rerunConverges("healer killed", table,
+      () -> dfs.setLeasePeriod(HdfsConstants.LEASE_SOFTLIMIT_PERIOD, hardLimitMs));
+  }
+
+  @Test
+  public void testDataNodeKilledMidRun() throws Exception {
+    TableName table = TableName.valueOf("dnkilled");
+    long nonLocal = breakLocality(table);
+    setBalancerBandwidth(SLOW_BANDWIDTH);
+    MiniDFSCluster dfs = cluster.util().getDFSCluster();
+    // host4 runs a DataNode only: it holds replicas the healer moves away, and no region needs it.
+    int victim = -1;
+    for (int i = 0; i < dfs.getDataNodes().size(); i++) {
+      if (dfs.getDataNodes().get(i).getDatanodeId().getHostName()
+        .equals(MultiHostCluster.host(4))) {
+        victim = i;
+      }
+    }
+    assertTrue("no DataNode on " + MultiHostCluster.host(4), victim >= 0);
+
+    Future<LocalityHealerSummary> run = startHealer(table);
+    waitForFirstMove(table, nonLocal);
+    DataNodeProperties stopped = dfs.stopDataNode(victim);
+    String deadUuid = stopped.getDatanode().getDatanodeUuid();
+    LOG.info("stopped DataNode {} mid-run", MultiHostCluster.host(4));
+    try {
+      LocalityHealerSummary s = run.get(5, TimeUnit.MINUTES);
+      LOG.info("healer run with a DataNode killed:\n{}", s.toTable());
+      assertTrue(s.getMessage(),
+        EnumSet.of(ExitCode.SUCCESS, ExitCode.PARTIAL).contains(s.getExitCode()));
+      assertTrue(s.getBlocksMoved() > 0);
+      assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
+
+      // The NameNode declares the DataNode dead and re-creates its replicas elsewhere.
+      cluster.util().waitFor(120_000, 500, () -> {
+        for (DatanodeInfo dn : cluster.dfs().getClient().datanodeReport(DatanodeReportType.DEAD)) {
+          if (dn.getDatanodeUuid().equals(deadUuid)) {
+            return true;
+          }
+        }
+        return false;
+      });
+      String tableDir = cluster.tableDir(table);
+      cluster.util().waitFor(120_000, 1000, () -> cluster.fsckClean(tableDir, false));
+      assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
+      rerunConverges("DataNode killed", table);
+    } finally {
+      // Back to four DataNodes for the other tests.
+      dfs.restartDataNode(stopped, true);
+      dfs.waitActive();
+    }
+  }
+
+  @Test
+  public void testMajorCompactionRacingTheHealer() throws Exception {
+    TableName table = TableName.valueOf("compacted");
+    long nonLocal = breakLocality(table);
+    setBalancerBandwidth(SLOW_BANDWIDTH);
+    List<RegionInfo> regions = new ArrayList<>(cluster.regionsOf(table).keySet());
+    Set<Path> oldFiles = new HashSet<>();
+    for (RegionInfo r : regions) {
+      for (FileStatus f : cluster.storeFiles(r)) {
+        oldFiles.add(f.getPath());
+      }
+    }
+
+    Future<LocalityHealerSummary> run = startHealer(table);
+    waitForFirstMove(table, nonLocal);
+    cluster.admin().majorCompact(table);
+    LOG.info("major compaction of {} requested mid-run", table);
+    LocalityHealerSummary s = run.get(5, TimeUnit.MINUTES);
+    LOG.info("healer run raced by a major compaction:\n{}", s.toTable());
+    assertTrue(s.getMessage(),
+      EnumSet.of(ExitCode.SUCCESS, ExitCode.PARTIAL).contains(s.getExitCode()));
+    assertTrue(s.getBlocksMoved() > 0);
+    setBalancerBandwidth(FAST_BANDWIDTH);
+
+    // The compaction rewrites every region into one new file, and no row is lost.
+    cluster.util().waitFor(300_000, 1000, () -> {
+      if (cluster.admin().getCompactionState(table) != CompactionState.NONE) {
+        return false;
+      }
+      for (RegionInfo r : regions) {
+        List<FileStatus> files = cluster.storeFiles(r);
+        if (files.size() != 1 || oldFiles.contains(files.get(0).getPath())) {
+          return false;
+        }
+      }
+      return true;
+    });
+    assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
+    cluster.waitForLocalityReports(table);
+    rerunConverges("major compaction", table);
+  }
+
+  /**
+   * Starts {@code LocalityHealer} in a JVM of its own, configured like the harness (its
+   * configuration written as hbase-site.xml first on the class path), with its output and log
+   * in {@code logDir}.
+   */
+  private static Process startHealerProcess(File logDir, String... args) throws IOException {
+    if (!logDir.isDirectory() && !logDir.mkdirs()) {
+      throw new IOException("cannot create " + logDir);
+    }
+    File confDir = new File(cluster.util().getDataTestDir("healer-conf").toString());
+    if (!confDir.isDirectory() && !confDir.mkdirs()) {
+      throw new IOException("cannot create " + confDir);
+    }
+    try (OutputStream out = new FileOutputStream(new File(confDir, "hbase-site.xml"))) {
+      cluster.util().getConfiguration().writeXml(out);
+    }
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (!arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")) {
+        cmd.add(arg);
+      }
+    }
+    cmd.add("-Dlh.log.dir=" + logDir);
+    cmd.add("-cp");
+    cmd.add(confDir + File.pathSeparator + System.getProperty("java.class.path"));
+    cmd.add(LocalityHealer.class.getName());
+    cmd.addAll(Arrays.asList(args));
+    LOG.info("starting {}", cmd);
+    return new ProcessBuilder(cmd).redirectErrorStream(true)
+      .redirectOutput(new File(logDir, "stdout.log")).start();
+  }
+
+  /** The last lines of the healer process's output and log. */
+  private static String tail(File logDir) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (String name : new String[] { "stdout.log", "cluster.log" }) {
+      File f = new File(logDir, name);
+      if (f.isFile()) {
+        List<String> lines = Files.readAllLines(f.toPath(), StandardCharsets.UTF_8);
+        sb.append("--- ").append(f).append('\n').append(String.join("\n",
+          lines.subList(Math.max(0, lines.size() - 30), lines.size()))).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}
