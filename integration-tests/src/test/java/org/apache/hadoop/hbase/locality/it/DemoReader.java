@@ -33,10 +33,10 @@ import org.apache.hadoop.hbase.client.Table;
 
 /**
  * Random gets and multi-gets (10 rows) of a table loaded by {@link TestTables}, on a thread of its
- * own, bypassing the block cache so that every read reaches HDFS; every value is checked. Latencies and errors are counted per phase; reads before the first
- * {@link #phase(int)} call warm the client up and are not counted.
+ * own, bypassing the block cache so that every read reaches HDFS; every value is checked.
+ * Latencies and errors are counted per phase; reads before the first {@link #phase(int)} call
+ * warm the client up and are not counted.
  */
-/** Random gets and multi-gets of the demo table; every value is checked. */
 public final class DemoReader implements Runnable {
   private final MultiHostCluster cluster;
   private final TableName table;
