@@ -22,6 +22,8 @@ import static org.junit.Assert.assertEquals;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -54,6 +56,26 @@ final class HealChecks {
     }
     this.nonLocalBytes = nonLocal;
     this.totalBytes = total;
+  }
+
+  /**
+   * The configuration of the healer integration tests: HDFS blocks of {@code blockSize}, so that
+   * every store file has several, and the whole series on: reported locality follows block moves
+   * (HBASE-26304), the RegionServers' streams learn new locations in the background every second
+   * (HDFS-16262) and refetch with the low-latency backoff (HDFS-16155).
+   */
+  static Configuration healerTestConf(long blockSize) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.setLong("dfs.blocksize", blockSize);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
+    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
+    conf.setLong("hbase.locality.inputstream.derive.cache.period", 2000);
+    conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
+    conf.setInt("dfs.client.retry.window.base", 50);
+    conf.setInt("dfs.client.retry.window.multiplier", 2);
+    conf.setInt("dfs.client.retry.window.max", 10_000);
+    conf.setInt("hbase.balancer.statusPeriod", 1000);
+    return conf;
   }
 
   /** Records where the table's regions are, their open seqNums and the non-local bytes now. */

@@ -42,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -96,17 +95,7 @@ public class TestLocalityHealerFaults {
 
   @BeforeClass
   public static void setUp() throws Exception {
-    Configuration conf = HBaseConfiguration.create();
-    conf.setLong("dfs.blocksize", BLOCK_SIZE);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
-    // The whole series on, as in TestLocalityHealerHeals.
-    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
-    conf.setLong("hbase.locality.inputstream.derive.cache.period", 2000);
-    conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
-    conf.setInt("dfs.client.retry.window.base", 50);
-    conf.setInt("dfs.client.retry.window.multiplier", 2);
-    conf.setInt("dfs.client.retry.window.max", 10_000);
-    conf.setInt("hbase.balancer.statusPeriod", 1000);
+    Configuration conf = HealChecks.healerTestConf(BLOCK_SIZE);
     // A dead DataNode is noticed in 2 x 3 s + 10 x 1 s and its replicas re-created soon after.
     conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);

@@ -22,7 +22,6 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -55,18 +54,7 @@ public class TestLocalityHealerHeals {
 
   @BeforeClass
   public static void setUp() throws Exception {
-    Configuration conf = HBaseConfiguration.create();
-    conf.setLong("dfs.blocksize", BLOCK_SIZE);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
-    // The whole series on: reported locality follows moves (HBASE-26304), the RegionServers'
-    // streams learn new locations in the background (HDFS-16262).
-    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
-    conf.setLong("hbase.locality.inputstream.derive.cache.period", 2000);
-    conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
-    conf.setInt("dfs.client.retry.window.base", 50);
-    conf.setInt("dfs.client.retry.window.multiplier", 2);
-    conf.setInt("dfs.client.retry.window.max", 10_000);
-    conf.setInt("hbase.balancer.statusPeriod", 1000);
+    Configuration conf = HealChecks.healerTestConf(BLOCK_SIZE);
     cluster = MultiHostCluster.start(conf, 4, 3, 2, RACKS);
     TestTables.createAndLoad(cluster, TABLE, REGIONS, ROWS_PER_REGION);
   }
