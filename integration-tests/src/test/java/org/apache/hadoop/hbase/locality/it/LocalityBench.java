@@ -26,7 +26,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -343,12 +342,7 @@ public final class LocalityBench {
     try (MultiHostCluster cluster = MultiHostCluster.start(conf, 4, 3, 2, RACKS)) {
       TestTables.createAndLoad(cluster, READ, regions, rows);
       cluster.waitForLocalityReports(READ);
-      List<ServerName> servers = new ArrayList<>(cluster.admin().getRegionServers());
-      for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(READ).entrySet()) {
-        ServerName to = servers.get((servers.indexOf(e.getValue()) + 1) % servers.size());
-        cluster.admin().move(e.getKey().getEncodedNameAsBytes(), to);
-      }
-      Thread.sleep(3000);
+      cluster.moveEveryRegionToNextServer(READ);
       cluster.waitForLocalityReports(READ);
       DemoReader reader = new DemoReader(cluster, READ, regions, rows, READ_PHASES.length);
       reader.start();
