@@ -339,6 +339,25 @@ public final class MultiHostCluster implements Closeable {
   }
 
   /**
+   * Moves the region to another RegionServer whose host lacks a replica of some of its store file
+   * blocks (with replication 2 and 3 RegionServer hosts there always is one), waits until it is
+   * open there and returns that server.
+   */
+  public ServerName moveRegionToNonLocalServer(RegionInfo region) throws Exception {
+    ServerName current = regionsOf(region.getTable()).get(region);
+    for (ServerName sn : admin().getRegionServers()) {
+      if (!sn.equals(current) && computedLocality(region, sn.getHostname()) < 1.0) {
+        LOG.info("moving {} from {} to {}, where it is not local", region.getEncodedName(),
+          current, sn);
+        admin().move(region.getEncodedNameAsBytes(), sn);
+        util.waitFor(60_000, 500, () -> sn.equals(regionsOf(region.getTable()).get(region)));
+        return sn;
+      }
+    }
+    throw new AssertionError("every other RegionServer host has a replica of all of " + region);
+  }
+
+  /**
    * Moves every region of the table to the next RegionServer (as the balancer or an operator
    * would) and waits until all of them are open there.
    */

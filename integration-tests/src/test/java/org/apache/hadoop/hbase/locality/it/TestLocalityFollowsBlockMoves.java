@@ -117,24 +117,14 @@ public class TestLocalityFollowsBlockMoves {
    * Returns the server of the region, first moving the region to a RegionServer whose host lacks
    * a replica of its data if all of its data is local where it is. Where a writer's first replica
    * lands is up to the NameNode (every DataNode of the harness is on 127.0.0.1), so a freshly
-   * written region may or may not be local; with replication 2 and 3 RegionServer hosts some
-   * host always lacks a replica.
+   * written region may or may not be local.
    */
   private static ServerName makeNonLocal(RegionInfo region) throws Exception {
     ServerName current = cluster.regionsOf(TABLE).get(region);
     if (cluster.computedLocality(region, current.getHostname()) < 1.0) {
       return current;
     }
-    for (ServerName sn : cluster.admin().getRegionServers()) {
-      if (!sn.equals(current) && cluster.computedLocality(region, sn.getHostname()) < 1.0) {
-        LOG.info("moving {} from {} to {}, where it is not local", region.getEncodedName(),
-          current, sn);
-        cluster.admin().move(region.getEncodedNameAsBytes(), sn);
-        cluster.util().waitFor(60_000, 500, () -> sn.equals(cluster.regionsOf(TABLE).get(region)));
-        return sn;
-      }
-    }
-    throw new AssertionError("every RegionServer host has a replica of all of " + region);
+    return cluster.moveRegionToNonLocalServer(region);
   }
 
   /** Reads every row of the region from HDFS, bypassing the block cache. */

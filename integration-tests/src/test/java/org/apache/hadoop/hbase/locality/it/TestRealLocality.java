@@ -18,7 +18,6 @@
 package org.apache.hadoop.hbase.locality.it;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
@@ -62,27 +61,8 @@ public class TestRealLocality {
     assertReportedMatchesComputed();
 
     // Move one region to a RegionServer whose host holds none of (or only some of) its blocks.
-    RegionInfo moved = null;
-    ServerName target = null;
-    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(TABLE).entrySet()) {
-      for (ServerName sn : cluster.admin().getRegionServers()) {
-        if (!sn.equals(e.getValue())
-          && cluster.computedLocality(e.getKey(), sn.getHostname()) < 1.0) {
-          moved = e.getKey();
-          target = sn;
-          break;
-        }
-      }
-      if (moved != null) {
-        break;
-      }
-    }
-    assertNotNull("with replication 2 on 4 hosts some region must be non-local somewhere", moved);
-    LOG.info("moving {} to {}", moved.getEncodedName(), target);
-    cluster.admin().move(moved.getEncodedNameAsBytes(), target);
-    final RegionInfo r = moved;
-    final ServerName t = target;
-    cluster.util().waitFor(60_000, () -> t.equals(cluster.regionsOf(TABLE).get(r)));
+    RegionInfo moved = cluster.regionsOf(TABLE).keySet().iterator().next();
+    ServerName target = cluster.moveRegionToNonLocalServer(moved);
 
     assertReportedMatchesComputed();
     double after = cluster.reportedLocality(moved, target);
