@@ -18,6 +18,7 @@
 package org.apache.hadoop.hbase.locality.it;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
@@ -124,7 +125,9 @@ public class TestLocalityFollowsBlockMoves {
     if (cluster.computedLocality(region, current.getHostname()) < 1.0) {
       return current;
     }
-    return cluster.moveRegionToNonLocalServer(region);
+    ServerName moved = cluster.moveRegionToNonLocalServer(region);
+    assertNotNull("local on " + current + " but no other RegionServer lacks a replica", moved);
+    return moved;
   }
 
   /** Reads every row of the region from HDFS, bypassing the block cache. */
