@@ -30,28 +30,41 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.locality.it.BlockMoves;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.test.MetricsAsserts;
 
 /**
- * Benchmark of the HDFS client patches (HDFS-16155, HDFS-16262) on a MiniDFSCluster, run by
- * build-scripts/bench-hdfs-client. Prints figures and side-by-side ratios; asserts nothing.
+ * Benchmark of the HDFS patches (HDFS-16155, HDFS-16262, HDFS-16261) on a MiniDFSCluster, run by
+ * build-scripts/bench-hdfs-client. Prints figures and side-by-side ratios and, per target,
+ * {@code met} or {@code missed}; asserts nothing.
  * <ol>
  * <li>Backoff: time for a pread to succeed after the block it was reading moved to another
  * DataNode (its cached location is gone), stock retry settings vs the low-latency recipe.</li>
  * <li>Refresher cost: NameNode getBlockLocations calls per interval made for 1,000 open streams
  * when every replica is local, and when none is.</li>
  * <li>Pread throughput with the refresher on vs off, every replica local.</li>
+ * <li>Opens and closes per second with the refresher off vs on (streams are handed to the
+ * refresher when they are opened).</li>
+ * <li>NameNode getBlockLocations calls per second with no replica in its grace period vs 10,000
+ * (HDFS-16261: the read path must not pay for grace replicas of other blocks).</li>
  * </ol>
  */
 public final class HdfsClientBench {
   private static final PrintStream OUT = System.out;
   private static final int BLOCK = 1024 * 1024;
+  /** Rounds of the side-by-side throughput comparisons, alternating the two settings. */
+  private static final int ROUNDS = 5;
+  private static int missed = 0;
 
   private HdfsClientBench() {
   }
@@ -70,10 +83,46 @@ public final class HdfsClientBench {
       backoff(cluster, runs);
       refresherCost(cluster, streams);
       throughput(cluster);
+      openClose(cluster);
+      graceEntries(cluster);
     } finally {
       cluster.shutdown();
     }
+    OUT.println(missed == 0 ? "All targets met." : missed + " target(s) missed.");
     System.exit(0);
+  }
+
+  /** Prints {@code met} or {@code missed} for one target. */
+  static void target(boolean met, String what) {
+    if (!met) {
+      missed++;
+    }
+    OUT.printf("   %-6s %s%n", met ? "met" : "missed", what);
+  }
+
+  /**
+   * Runs {@code a} and {@code b} alternately, {@link #ROUNDS} times each, and returns their
+   * median rates: {@code [medianA, medianB]}.
+   */
+  static double[] sideBySide(String unit, String nameA, RateRun a, String nameB, RateRun b)
+      throws Exception {
+    double[] ra = new double[ROUNDS];
+    double[] rb = new double[ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+      ra[round] = a.rate();
+      rb[round] = b.rate();
+    }
+    Arrays.sort(ra);
+    Arrays.sort(rb);
+    OUT.printf("   %s %s %s, %s %s %s%n", nameA,
+      Arrays.toString(Arrays.stream(ra).mapToLong(Math::round).toArray()), unit, nameB,
+      Arrays.toString(Arrays.stream(rb).mapToLong(Math::round).toArray()), unit);
+    return new double[] { ra[ROUNDS / 2], rb[ROUNDS / 2] };
+  }
+
+  /** One timed run of a workload; returns operations per second. */
+  interface RateRun {
+    double rate() throws Exception;
   }
 
   // ---- 1. backoff -------------------------------------------------------------------------
@@ -82,8 +131,12 @@ public final class HdfsClientBench {
     OUT.println("== 1. pread after its block moved (HDFS-16155), " + runs + " runs each");
     double stock = backoffMedian(cluster, runs, "stock", 3000, 1, Integer.MAX_VALUE);
     double recipe = backoffMedian(cluster, runs, "recipe", 50, 2, 10_000);
-    OUT.printf("   median stock %.0f ms, recipe %.0f ms: recipe is %.1fx faster%n%n", stock, recipe,
-      stock / Math.max(recipe, 0.001));
+    double faster = stock / Math.max(recipe, 0.001);
+    OUT.printf("   median stock %.0f ms, recipe %.0f ms: recipe is %.1fx faster%n", stock, recipe,
+      faster);
+    target(recipe <= 100, String.format("recipe median %.0f ms (<= 100 ms)", recipe));
+    target(faster >= 5, String.format("recipe %.1fx faster than stock (>= 5x)", faster));
+    OUT.println();
   }
 
   private static double backoffMedian(MiniDFSCluster cluster, int runs, String name, int base,
@@ -143,40 +196,68 @@ public final class HdfsClientBench {
 
   // ---- 2. refresher cost ------------------------------------------------------------------
 
+  /** Client key of HDFS-16262: the longest a stream's locations go unrefreshed. */
+  static final String MAX_AGE_KEY = "dfs.client.refresh.read-block-locations.max-age.ms";
+
   private static void refresherCost(MiniDFSCluster cluster, int streams) throws Exception {
     OUT.println("== 2. refresher cost (HDFS-16262): NameNode getBlockLocations calls per"
       + " pass for " + streams + " open streams (interval 1 s)");
-    Configuration conf = new Configuration(cluster.getConfiguration(0));
-    conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, 1000);
-    conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-cost-" + System.nanoTime());
     int nFiles = Math.min(streams, 100);
     List<Path> files = files("/bench/cost", nFiles);
     for (Path p : files) {
       write(cluster.getFileSystem(), p, 4096);
     }
+    // max-age 0: only streams with a dead or non-local DataNode are refreshed.
+    double[] conditional = callsPerPass(cluster, files, streams, 0, 5);
+    OUT.printf("   max-age off: all replicas local %.1f calls per pass, no replica local %.1f%n",
+      conditional[0], conditional[1]);
+    // max-age 5 s: every stream is also refreshed once per 5 s (its local replica may have
+    // moved away), spread over the passes.
+    double[] aged = callsPerPass(cluster, files, streams, 5000, 15);
+    double expected = streams / 5.0;
+    OUT.printf("   max-age 5 s: all replicas local %.1f calls per pass, no replica local %.1f%n",
+      aged[0], aged[1]);
+    target(conditional[0] == 0, String.format(
+      "all local, max-age off: %.1f calls per pass (0)", conditional[0]));
+    target(Math.abs(conditional[1] - streams) <= streams * 0.01, String.format(
+      "no replica local: %.1f calls per pass (%d, one per stream)", conditional[1], streams));
+    target(aged[0] >= expected * 0.5 && aged[0] <= expected * 1.5, String.format(
+      "all local, max-age 5 s: %.1f calls per pass (streams x interval / max-age = %.0f,"
+        + " +-50%%)", aged[0], expected));
+    OUT.println();
+  }
+
+  /**
+   * Opens {@code streams} streams on {@code files} in a client with the refresher on (1 s) and
+   * the given max-age, and measures NameNode calls per refresher pass, first with every replica
+   * local, then with none local. Returns both averages.
+   */
+  private static double[] callsPerPass(MiniDFSCluster cluster, List<Path> files, int streams,
+      long maxAgeMs, int passes) throws Exception {
+    Configuration conf = new Configuration(cluster.getConfiguration(0));
+    conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, 1000);
+    conf.setLong(MAX_AGE_KEY, maxAgeMs);
+    conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-cost-" + System.nanoTime());
     List<FSDataInputStream> open = new ArrayList<>();
     try (DistributedFileSystem fs = (DistributedFileSystem) DistributedFileSystem
       .newInstance(cluster.getURI(), conf)) {
       try {
         LocatedBlocksRefresher refresher = fs.getClient().getLocatedBlockRefresher();
         for (int i = 0; i < streams; i++) {
-          open.add(fs.open(files.get(i % nFiles)));
+          open.add(fs.open(files.get(i % files.size())));
         }
-        // Streams register lazily, on their first read one interval after their locations
-        // were fetched.
-        Thread.sleep(1100);
         byte[] one = new byte[1];
         for (FSDataInputStream in : open) {
           in.readFully(0, one);
         }
-        double allLocal = callsPerPass(refresher, 5);
+        // Streams are considered once they are one interval old.
+        Thread.sleep(1100);
+        double allLocal = callsPerPass(refresher, passes);
         // Every replica is on this host in a MiniDFSCluster: make the refresher see none local.
         refresher.setLocalNodeTester(dn -> false);
         double noneLocal = callsPerPass(refresher, 5);
         refresher.setLocalNodeTester(null);
-        OUT.printf("   all replicas local: %.1f calls per pass (target 0)%n", allLocal);
-        OUT.printf("   no replica local:   %.1f calls per pass (target %d)%n%n", noneLocal,
-          streams);
+        return new double[] { allLocal, noneLocal };
       } finally {
         for (FSDataInputStream in : open) {
           in.close();
@@ -211,20 +292,50 @@ public final class HdfsClientBench {
   // ---- 3. throughput ----------------------------------------------------------------------
 
   private static void throughput(MiniDFSCluster cluster) throws Exception {
-    OUT.println("== 3. pread throughput, every replica local, refresher off vs on (1 s)");
+    OUT.println("== 3. pread throughput, every replica local, refresher off vs on (1 s), "
+      + ROUNDS + " alternating runs of 5 s");
     Path p = new Path("/bench/throughput");
     write(cluster.getFileSystem(), p, 8 * BLOCK);
-    double[] off = new double[3];
-    double[] on = new double[3];
-    for (int round = 0; round < 3; round++) {
-      off[round] = preadRate(cluster, p, 0);
-      on[round] = preadRate(cluster, p, 1000);
+    double[] m = sideBySide("preads/s", "off", () -> preadRate(cluster, p, 0), "on",
+      () -> preadRate(cluster, p, 1000));
+    target(m[1] / m[0] >= 0.98, String.format("on/off = %.3f (>= 0.98, medians)", m[1] / m[0]));
+    OUT.println();
+  }
+
+  // ---- 4. opens and closes ----------------------------------------------------------------
+
+  private static void openClose(MiniDFSCluster cluster) throws Exception {
+    OUT.println("== 4. opens+closes per second, refresher off vs on (1 s; a stream is handed to"
+      + " the refresher when opened), " + ROUNDS + " alternating runs of 3 s");
+    Path p = new Path("/bench/open-close");
+    write(cluster.getFileSystem(), p, 4 * BLOCK);
+    double[] m = sideBySide("opens+closes/s", "off", () -> openCloseRate(cluster, p, 0), "on",
+      () -> openCloseRate(cluster, p, 1000));
+    target(m[1] / m[0] >= 0.98, String.format("on/off = %.3f (>= 0.98, medians)", m[1] / m[0]));
+    OUT.println();
+  }
+
+  private static double openCloseRate(MiniDFSCluster cluster, Path p, long refreshMs)
+      throws Exception {
+    Configuration conf = new Configuration(cluster.getConfiguration(0));
+    conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, refreshMs);
+    conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-oc-" + refreshMs + "-"
+      + System.nanoTime());
+    try (DistributedFileSystem fs = (DistributedFileSystem) DistributedFileSystem
+      .newInstance(cluster.getURI(), conf)) {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+      while (System.nanoTime() < end) {
+        fs.open(p).close();
+      }
+      long n = 0;
+      long t0 = System.nanoTime();
+      end = t0 + TimeUnit.SECONDS.toNanos(3);
+      while (System.nanoTime() < end) {
+        fs.open(p).close();
+        n++;
+      }
+      return n / ((System.nanoTime() - t0) / 1e9);
     }
-    Arrays.sort(off);
-    Arrays.sort(on);
-    OUT.printf("   off %s preads/s, on %s preads/s: on/off = %.3f (median of 3 alternating runs)"
-      + "%n%n", Arrays.toString(Arrays.stream(off).mapToLong(Math::round).toArray()),
-      Arrays.toString(Arrays.stream(on).mapToLong(Math::round).toArray()), on[1] / off[1]);
   }
 
   private static double preadRate(MiniDFSCluster cluster, Path p, long refreshMs)
@@ -252,6 +363,100 @@ public final class HdfsClientBench {
       }
       return n / ((System.nanoTime() - t0) / 1e9);
     }
+  }
+
+  // ---- 5. getBlockLocations with grace entries ---------------------------------------------
+
+  /** Grace entries of other blocks in the "with" runs of part 5. */
+  private static final int GRACE_ENTRIES = 10_000;
+  /** Blocks of the file part 5 reads the locations of. */
+  private static final int GRACE_FILE_BLOCKS = 64;
+
+  /**
+   * NameNode getBlockLocations calls per second for a file of 64 blocks, with no replica in its
+   * grace period vs 10,000 replicas of other blocks in theirs (HDFS-16261). Calls go straight to
+   * the NameNode's RPC server object, so the figure is the NameNode's own cost, not the IPC's.
+   */
+  private static void graceEntries(MiniDFSCluster cluster) throws Exception {
+    OUT.println("== 5. NameNode getBlockLocations calls/s (" + GRACE_FILE_BLOCKS + "-block file),"
+      + " 0 vs " + GRACE_ENTRIES + " replicas of other blocks in their grace period (HDFS-16261),"
+      + " " + ROUNDS + " alternating runs of 2 s");
+    String src = "/bench/grace-read";
+    int blockSize = 64 * 1024;
+    try (FSDataOutputStream out = cluster.getFileSystem().create(new Path(src), true, 4096,
+      (short) 1, blockSize)) {
+      out.write(new byte[GRACE_FILE_BLOCKS * blockSize]);
+    }
+    NameNode nn = cluster.getNameNode();
+    BlockManager bm = cluster.getNamesystem().getBlockManager();
+    String key = DFSConfigKeys.DFS_NAMENODE_BLOCK_REPLACE_GRACE_PERIOD_MS_KEY;
+    String oldGrace = String.valueOf(bm.getBlockReplaceGracePeriodMs());
+    DatanodeDescriptor dn = bm.getDatanodeManager()
+      .getDatanode(cluster.getDataNodes().get(0).getDatanodeUuid());
+    try {
+      double[] m = sideBySide("calls/s", "0 entries", () -> {
+        dropGraceEntries(nn, bm);
+        return getBlockLocationsRate(cluster, src);
+      }, GRACE_ENTRIES + " entries", () -> {
+        dropGraceEntries(nn, bm);
+        // an hour: no grace period ends during the run
+        nn.reconfigureProperty(key, "3600000");
+        long firstId = Long.MAX_VALUE / 2;
+        for (int i = 0; i < GRACE_ENTRIES; i++) {
+          bm.addReplacedReplicaForTesting(new Block(firstId + i, blockSize, 1), dn);
+        }
+        if (bm.getPendingDeletionReplacedBlocksCount() != GRACE_ENTRIES) {
+          throw new IOException("expected " + GRACE_ENTRIES + " grace entries, the NameNode has "
+            + bm.getPendingDeletionReplacedBlocksCount());
+        }
+        return getBlockLocationsRate(cluster, src);
+      });
+      target(m[1] / m[0] >= 0.95, String.format("with/without = %.3f (>= 0.95, medians)",
+        m[1] / m[0]));
+    } finally {
+      dropGraceEntries(nn, bm);
+      nn.reconfigureProperty(key, oldGrace);
+    }
+    OUT.println();
+  }
+
+  /**
+   * Ends every grace period: at 1 ms the redundancy monitor drops the synthetic entries (they
+   * are not in the excess map) within a second.
+   */
+  private static void dropGraceEntries(NameNode nn, BlockManager bm) throws Exception {
+    if (bm.getPendingDeletionReplacedBlocksCount() == 0) {
+      return;
+    }
+    nn.reconfigureProperty(DFSConfigKeys.DFS_NAMENODE_BLOCK_REPLACE_GRACE_PERIOD_MS_KEY, "1");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (bm.getPendingDeletionReplacedBlocksCount() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException(bm.getPendingDeletionReplacedBlocksCount()
+          + " grace entries left after 60 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  private static double getBlockLocationsRate(MiniDFSCluster cluster, String src)
+    throws Exception {
+    NamenodeProtocols rpc = cluster.getNameNodeRpc();
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+    while (System.nanoTime() < end) {
+      rpc.getBlockLocations(src, 0, Long.MAX_VALUE);
+    }
+    long n = 0;
+    long t0 = System.nanoTime();
+    end = t0 + TimeUnit.SECONDS.toNanos(2);
+    while (System.nanoTime() < end) {
+      if (rpc.getBlockLocations(src, 0, Long.MAX_VALUE).locatedBlockCount()
+        != GRACE_FILE_BLOCKS) {
+        throw new IOException("unexpected block count of " + src);
+      }
+      n++;
+    }
+    return n / ((System.nanoTime() - t0) / 1e9);
   }
 
   static void write(org.apache.hadoop.fs.FileSystem fs, Path p, int bytes) throws IOException {
