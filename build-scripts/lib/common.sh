@@ -23,6 +23,8 @@ JVM_FLAGS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/jav
 -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"
 
 die() { echo "error: $*" >&2; exit 1; }
+# rel PATH: PATH relative to the project if it is inside it, for messages.
+rel() { case "$1" in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
 info() { echo "==> $*" >&2; }
 
 # project_vars hadoop|hbase: sets PROJECT, NAME, GROUP, VERSION, VVERSION, MODULES, MVN_FLAGS, PATCHES.
@@ -67,11 +69,11 @@ modules() { tr ':' ' ' <<<"$MODULES"; }
 # series_patches: prints the absolute paths of the current project's series, in order.
 series_patches() {
   local series="$PATCHES/series" line
-  [ -f "$series" ] || die "missing series file $series"
+  [ -f "$series" ] || die "missing series file $(rel "$series")"
   while IFS= read -r line || [ -n "$line" ]; do
     line=${line%%#*}; line=$(echo "$line" | xargs)
     [ -n "$line" ] || continue
-    [ -f "$PATCHES/$line" ] || die "$series names $line, which does not exist in $PATCHES"
+    [ -f "$PATCHES/$line" ] || die "$(rel "$series") names $line, which does not exist in $(rel "$PATCHES")"
     echo "$PATCHES/$line"
   done <"$series"
 }
@@ -81,12 +83,12 @@ check_patch() {
   local p=$1 name
   name=$(basename "$p")
   [[ "$name" =~ ^[0-9]{4}-(HADOOP|HDFS|HBASE)-[0-9]+-[a-z0-9-]+\.patch$ ]] \
-    || die "$p: name must be NNNN-<JIRA>-<slug>.patch"
+    || die "$(rel "$p"): name must be NNNN-<JIRA>-<slug>.patch"
   grep -qE '^Subject: \[PATCH\] (HADOOP|HDFS|HBASE)-[0-9]+\. ' "$p" \
-    || die "$p: subject must start with '<JIRA>. ' (e.g. 'HDFS-16262. Async refresh ...')"
+    || die "$(rel "$p"): subject must start with '<JIRA>. ' (e.g. 'HDFS-16262. Async refresh ...')"
   local key
   for key in Bug Forwarded Last-Update; do
-    grep -qE "^$key: " "$p" || die "$p: missing '$key:' line in the message"
+    grep -qE "^$key: " "$p" || die "$(rel "$p"): missing '$key:' line in the message"
   done
 }
 
@@ -218,10 +220,12 @@ run_harness_main() {
     -Dmdep.includeScope=test -Dmdep.outputFile="$it/target/harness.classpath") \
     || die "could not compile integration-tests against build/repo"
   mkdir -p "$BUILD/$name/logs"
-  info "running $cls (cluster log: $BUILD/$name/logs/cluster.log)"
+  info "running $cls (cluster log: build/$name/logs/cluster.log)"
+  # From the project's directory, so that the report's path is printed relative to it.
   # shellcheck disable=SC2086
-  java $JVM_FLAGS -Xmx3g -Djava.net.preferIPv4Stack=true -Djdk.net.hosts.file="$it/target/hosts" \
-    -Dlh.log.dir="$BUILD/$name/logs" -Dtest.build.data.basedirectory="$BUILD/$name/data/" \
-    -Dtest.build.data="$BUILD/$name/data" -Dlh.report.dir="$BUILD/report" \
-    -cp "$it/target/test-classes:$(cat "$it/target/harness.classpath")" "$cls" "$@"
+  (cd "$TOP" && java $JVM_FLAGS -Xmx3g -Djava.net.preferIPv4Stack=true \
+    -Djdk.net.hosts.file="$it/target/hosts" -Dlh.log.dir="$BUILD/$name/logs" \
+    -Dtest.build.data.basedirectory="$BUILD/$name/data/" -Dtest.build.data="$BUILD/$name/data" \
+    -Dlh.report.dir=build/report \
+    -cp "$it/target/test-classes:$(cat "$it/target/harness.classpath")" "$cls" "$@")
 }

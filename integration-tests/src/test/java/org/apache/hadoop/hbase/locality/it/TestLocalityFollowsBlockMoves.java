@@ -23,6 +23,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HDFSBlocksDistribution;
 import org.apache.hadoop.hbase.ServerName;
@@ -34,10 +35,14 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.master.balancer.BalancerAccess;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +51,12 @@ import org.slf4j.LoggerFactory;
  * at the HDFS level (replaceBlock, as a healer or the HDFS balancer does); the region's reported
  * locality and the master's cached block distribution must follow without the region reopening.
  */
+@Category({ IntegrationTests.class, LargeTests.class })
 public class TestLocalityFollowsBlockMoves {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestLocalityFollowsBlockMoves.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestLocalityFollowsBlockMoves.class);
   private static final TableName TABLE = TableName.valueOf("follows_moves");
   private static final int CACHE_PERIOD_MS = 2000;

@@ -42,24 +42,31 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
-import org.apache.hadoop.hbase.locality.LocalityHealer.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
+import org.apache.hadoop.util.Time;
 import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +84,12 @@ import org.slf4j.LoggerFactory;
  * that the fault surely hits a run in progress: each test injects it once the first block of
  * the run has landed and checks that non-local blocks were still left.
  */
+@Category({ IntegrationTests.class, LargeTests.class })
 public class TestLocalityHealerFaults {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestLocalityHealerFaults.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestLocalityHealerFaults.class);
   private static final int REGIONS = 4;
   private static final int ROWS_PER_REGION = 1500;
@@ -226,8 +238,15 @@ public class TestLocalityHealerFaults {
       tail(logDir));
     assertNotEquals("the healer finished before it was killed", 0, healer.exitValue());
     setBalancerBandwidth(FAST_BANDWIDTH);
-    // Moves the DataNodes had started end on their own; no row is lost and work is left.
-    Thread.sleep(3000);
+    // Moves the DataNodes had started end on their own: wait until the non-local bytes stop
+    // changing. No row is lost and work is left.
+    long[] last = { -1 };
+    cluster.util().waitFor(60_000, 1000, () -> {
+      long now = cluster.nonLocalBytes(table);
+      boolean settled = now == last[0];
+      last[0] = now;
+      return settled;
+    });
     assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
     long left = cluster.nonLocalBytes(table);
     LOG.info("{} of {} non-local bytes left after the kill", left, nonLocal);
@@ -244,7 +263,11 @@ public class TestLocalityHealerFaults {
     MiniDFSCluster dfs = cluster.util().getDFSCluster();
     long hardLimitMs = HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT * 1000;
     dfs.setLeasePeriod(500, hardLimitMs);
-    Thread.sleep(1000);
+    // Wait until the killed healer's lease on its lock file is past that soft limit.
+    String lock = cluster.util().getConfiguration().get(LocalityHealer.LOCK_PATH_KEY,
+      LocalityHealer.DEFAULT_LOCK_PATH);
+    cluster.util().waitFor(60_000, 100, () -> Time.monotonicNow()
+      - NameNodeAdapter.getLeaseRenewalTime(dfs.getNameNode(), lock) > 500);
     rerunConverges("healer killed", table,
       () -> dfs.setLeasePeriod(HdfsConstants.LEASE_SOFTLIMIT_PERIOD, hardLimitMs));
   }

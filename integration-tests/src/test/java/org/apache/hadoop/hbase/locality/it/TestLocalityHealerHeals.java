@@ -22,15 +22,21 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +47,12 @@ import org.slf4j.LoggerFactory;
  * locality to 1.0 by moving exactly the non-local bytes, leave HDFS healthy (fsck: nothing
  * missing, under-, over- or mis-replicated), keep every row readable and move no region.
  */
+@Category({ IntegrationTests.class, LargeTests.class })
 public class TestLocalityHealerHeals {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestLocalityHealerHeals.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestLocalityHealerHeals.class);
   private static final TableName TABLE = TableName.valueOf("healer");
   private static final int REGIONS = 6;
@@ -96,8 +107,7 @@ public class TestLocalityHealerHeals {
 
   private void healAndCheck(String phase) throws Exception {
     cluster.waitForLocalityReports(TABLE);
-    // Reads reach every store file's stream (and register it with the location refresher).
-    Thread.sleep(1500);
+    // Streams register with the location refresher when they are opened (HDFS-16262).
     assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
 
     HealChecks before = HealChecks.before(cluster, TABLE);
@@ -109,7 +119,7 @@ public class TestLocalityHealerHeals {
       new Configuration(cluster.util().getConfiguration()), "--once", "--table",
       TABLE.getNameAsString(), "--threshold", "1.0", "--grace", "6", "--max-passes", "3");
     LOG.info("{}: healer summary\n{}", phase, summary.toTable());
-    assertEquals(phase + ": " + summary.getMessage(), LocalityHealer.ExitCode.SUCCESS,
+    assertEquals(phase + ": " + summary.getMessage(), ExitCode.SUCCESS,
       summary.getExitCode());
     assertTrue(phase + ": moved " + summary.getBytesMoved() + " bytes for " + nonLocal
       + " non-local bytes", Math.abs(summary.getBytesMoved() - nonLocal) <= BLOCK_SIZE);

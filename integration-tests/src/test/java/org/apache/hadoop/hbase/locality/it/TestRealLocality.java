@@ -22,13 +22,18 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +43,12 @@ import org.slf4j.LoggerFactory;
  * computed independently from HDFS block locations, and it drops below 1.0 when a region moves
  * away from its blocks.
  */
+@Category({ IntegrationTests.class, LargeTests.class })
 public class TestRealLocality {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRealLocality.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestRealLocality.class);
   private static final TableName TABLE = TableName.valueOf("locality_it");
   private static MultiHostCluster cluster;
