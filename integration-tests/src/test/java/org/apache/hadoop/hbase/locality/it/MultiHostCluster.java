@@ -197,8 +197,13 @@ public final class MultiHostCluster implements Closeable {
     return util.getAdmin();
   }
 
+  /**
+   * The harness's FileSystem. Not {@code util.getTestFileSystem()}: that creates an HFileSystem
+   * per call, and each one wraps the cached HDFS client's NameNode proxy in one more reordering
+   * proxy, so polling it nests proxies until calls overflow the stack.
+   */
   public FileSystem fs() throws IOException {
-    return util.getTestFileSystem();
+    return dfs();
   }
 
   /** The HDFS client under the harness's FileSystem (HBase may wrap it in an HFileSystem). */

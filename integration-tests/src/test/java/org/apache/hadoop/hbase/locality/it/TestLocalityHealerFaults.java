@@ -58,10 +58,8 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.apache.hadoop.util.Time;
-import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -80,9 +78,12 @@ import org.slf4j.LoggerFactory;
  * can stay under-replicated while HDFS repairs them, e.g. when the one DataNode left in the
  * rack holds a stale replica of them.)
  * <p>
- * Block moves are slowed down (dfsadmin -setBalancerBandwidth) while a fault is injected, so
- * that the fault surely hits a run in progress: each test injects it once the first block of
- * the run has landed and checks that non-local blocks were still left.
+ * Block moves are slow here (a balancer bandwidth of 256 KB/s per DataNode, one block a second),
+ * so that the fault surely hits a run in progress: each test injects it once the first block of
+ * the run has landed and checks that non-local blocks were still left. The bandwidth is the
+ * DataNodes' configuration from the start: a DataNode lowering it at run time (dfsadmin
+ * -setBalancerBandwidth) keeps the bytes its throttler had already granted at the old rate (up
+ * to half a second's worth, 50 MB at the default), so moves after such a change are not slowed.
  */
 @Category({ IntegrationTests.class, LargeTests.class })
 public class TestLocalityHealerFaults {
@@ -98,10 +99,8 @@ public class TestLocalityHealerFaults {
   private static final long BLOCK_SIZE = 256 * 1024;
   /** host1 and host2 on one rack, host3 and host4 (a DataNode only) on the other. */
   private static final String[] RACKS = { "/r1", "/r1", "/r2", "/r2" };
-  /** Balancer bandwidth per DataNode while a fault is injected: a block takes about a second. */
-  private static final long SLOW_BANDWIDTH = 256 * 1024;
-  private static final long FAST_BANDWIDTH =
-    DFSConfigKeys.DFS_DATANODE_BALANCE_BANDWIDTHPERSEC_DEFAULT;
+  /** Balancer bandwidth per DataNode: a block move takes about a second. */
+  private static final long BANDWIDTH = 256 * 1024;
   private static MultiHostCluster cluster;
   private static ExecutorService executor;
 
@@ -112,6 +111,7 @@ public class TestLocalityHealerFaults {
     conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, 3000);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
+    conf.setLong(DFSConfigKeys.DFS_DATANODE_BALANCE_BANDWIDTHPERSEC_KEY, BANDWIDTH);
     cluster = MultiHostCluster.start(conf, 4, 3, 2, RACKS);
     executor = Executors.newCachedThreadPool();
   }
@@ -124,11 +124,6 @@ public class TestLocalityHealerFaults {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  @After
-  public void fastMoves() throws Exception {
-    setBalancerBandwidth(FAST_BANDWIDTH);
   }
 
   /**
@@ -168,22 +163,19 @@ public class TestLocalityHealerFaults {
     return executor.submit(() -> LocalityHealer.heal(conf, healerArgs(table)));
   }
 
-  /** Waits until the first block of a healer run has landed: fewer non-local bytes. */
-  private static void waitForFirstMove(TableName table, long nonLocalBefore) throws Exception {
-    cluster.util().waitFor(120_000, 100, () -> cluster.nonLocalBytes(table) < nonLocalBefore);
-  }
-
-  private static void setBalancerBandwidth(long bytesPerSecond) throws Exception {
-    cluster.dfs().setBalancerBandwidth(bytesPerSecond);
-    // DataNodes learn the new bandwidth with their next heartbeat.
-    cluster.util().waitFor(30_000, 100, () -> {
-      for (DataNode dn : cluster.util().getDFSCluster().getDataNodes()) {
-        if (dn.isDatanodeUp() && dn.getBalancerBandwidth() != bytesPerSecond) {
-          return false;
-        }
-      }
-      return true;
-    });
+  /**
+   * Waits until the first block of a healer run has landed (fewer non-local bytes); fails with
+   * the run's message if the run ended before that.
+   */
+  private static void waitForFirstMove(TableName table, long nonLocalBefore,
+    Future<LocalityHealerSummary> run) throws Exception {
+    cluster.util().waitFor(120_000, 100,
+      () -> run.isDone() || cluster.nonLocalBytes(table) < nonLocalBefore);
+    if (run.isDone() && cluster.nonLocalBytes(table) >= nonLocalBefore) {
+      LocalityHealerSummary s = run.get();
+      throw new AssertionError("the healer run ended before its first move: " + s.getExitCode()
+        + ": " + s.getMessage());
+    }
   }
 
   /**
@@ -220,7 +212,6 @@ public class TestLocalityHealerFaults {
   public void testHealerKilledMidRunAndRerun() throws Exception {
     TableName table = TableName.valueOf("killed");
     long nonLocal = breakLocality(table);
-    setBalancerBandwidth(SLOW_BANDWIDTH);
 
     File logDir = new File(cluster.util().getDataTestDir("killed-healer").toString());
     Process healer = startHealerProcess(logDir, healerArgs(table));
@@ -237,11 +228,10 @@ public class TestLocalityHealerFaults {
     LOG.info("healer process killed, exit value {}; its log:\n{}", healer.exitValue(),
       tail(logDir));
     assertNotEquals("the healer finished before it was killed", 0, healer.exitValue());
-    setBalancerBandwidth(FAST_BANDWIDTH);
-    // Moves the DataNodes had started end on their own: wait until the non-local bytes stop
-    // changing. No row is lost and work is left.
+    // Moves the DataNodes had started end on their own (a move takes about a second): wait until
+    // the non-local bytes stop changing. No row is lost and work is left.
     long[] last = { -1 };
-    cluster.util().waitFor(60_000, 1000, () -> {
+    cluster.util().waitFor(60_000, 2500, () -> {
       long now = cluster.nonLocalBytes(table);
       boolean settled = now == last[0];
       last[0] = now;
@@ -276,7 +266,6 @@ public class TestLocalityHealerFaults {
   public void testDataNodeKilledMidRun() throws Exception {
     TableName table = TableName.valueOf("dnkilled");
     long nonLocal = breakLocality(table);
-    setBalancerBandwidth(SLOW_BANDWIDTH);
     MiniDFSCluster dfs = cluster.util().getDFSCluster();
     // host4 runs a DataNode only: it holds replicas the healer moves away, and no region needs it.
     int victim = -1;
@@ -289,7 +278,7 @@ public class TestLocalityHealerFaults {
     assertTrue("no DataNode on " + MultiHostCluster.host(4), victim >= 0);
 
     Future<LocalityHealerSummary> run = startHealer(table);
-    waitForFirstMove(table, nonLocal);
+    waitForFirstMove(table, nonLocal, run);
     DataNodeProperties stopped = dfs.stopDataNode(victim);
     String deadUuid = stopped.getDatanode().getDatanodeUuid();
     LOG.info("stopped DataNode {} mid-run", MultiHostCluster.host(4));
@@ -325,7 +314,6 @@ public class TestLocalityHealerFaults {
   public void testMajorCompactionRacingTheHealer() throws Exception {
     TableName table = TableName.valueOf("compacted");
     long nonLocal = breakLocality(table);
-    setBalancerBandwidth(SLOW_BANDWIDTH);
     List<RegionInfo> regions = new ArrayList<>(cluster.regionsOf(table).keySet());
     Set<Path> oldFiles = new HashSet<>();
     for (RegionInfo r : regions) {
@@ -335,7 +323,7 @@ public class TestLocalityHealerFaults {
     }
 
     Future<LocalityHealerSummary> run = startHealer(table);
-    waitForFirstMove(table, nonLocal);
+    waitForFirstMove(table, nonLocal, run);
     cluster.admin().majorCompact(table);
     LOG.info("major compaction of {} requested mid-run", table);
     LocalityHealerSummary s = run.get(5, TimeUnit.MINUTES);
@@ -343,7 +331,6 @@ public class TestLocalityHealerFaults {
     assertTrue(s.getMessage(),
       EnumSet.of(ExitCode.SUCCESS, ExitCode.PARTIAL).contains(s.getExitCode()));
     assertTrue(s.getBlocksMoved() > 0);
-    setBalancerBandwidth(FAST_BANDWIDTH);
 
     // The compaction rewrites every region into one new file, and no row is lost.
     cluster.util().waitFor(300_000, 1000, () -> {
