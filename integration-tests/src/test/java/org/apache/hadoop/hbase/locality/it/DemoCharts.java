@@ -54,8 +54,11 @@ final class DemoCharts {
     double xMax = 1;
     for (List<double[]> points : series.values()) {
       for (double[] p : points) {
-        xMax = Math.max(xMax, p[0]);
-        yMax = Math.max(yMax, p[1]);
+        // A server that is gone reports no value (NaN): it leaves a gap, not the scale.
+        if (Double.isFinite(p[0]) && Double.isFinite(p[1])) {
+          xMax = Math.max(xMax, p[0]);
+          yMax = Math.max(yMax, p[1]);
+        }
       }
     }
     BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
@@ -101,6 +104,10 @@ final class DemoCharts {
       g.setColor(COLORS[c % COLORS.length]);
       double[] prev = null;
       for (double[] p : e.getValue()) {
+        if (!Double.isFinite(p[0]) || !Double.isFinite(p[1])) {
+          prev = null;
+          continue;
+        }
         if (prev != null) {
           g.drawLine(LEFT + (int) (pw * prev[0] / xMax), TOP + ph - (int) (ph * prev[1] / yMax),
             LEFT + (int) (pw * p[0] / xMax), TOP + ph - (int) (ph * p[1] / yMax));
