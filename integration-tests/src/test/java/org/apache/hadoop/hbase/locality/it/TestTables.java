@@ -22,7 +22,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -58,14 +60,25 @@ public final class TestTables {
   /** Creates {@code table} with {@code regions} regions, loads and flushes it. */
   public static void createAndLoad(MultiHostCluster cluster, TableName table, int regions,
       int rowsPerRegion) throws Exception {
+    createAndLoad(cluster.util().getConnection(), table, regions, rowsPerRegion);
+  }
+
+  /**
+   * Creates {@code table} with {@code regions} regions, loads and flushes it, through any
+   * connection (the one-JVM harness's or a real cluster's).
+   */
+  public static void createAndLoad(Connection conn, TableName table, int regions,
+      int rowsPerRegion) throws Exception {
     byte[][] splits = new byte[regions - 1][];
     for (int r = 1; r < regions; r++) {
       splits[r - 1] = Bytes.toBytes(String.format("r%02d", r));
     }
-    cluster.admin().createTable(TableDescriptorBuilder.newBuilder(table)
-      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build(), splits);
-    cluster.util().waitTableAvailable(table);
-    try (Table t = cluster.util().getConnection().getTable(table)) {
+    // createTable waits until every region is open.
+    try (Admin admin = conn.getAdmin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(table)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build(), splits);
+    }
+    try (Table t = conn.getTable(table)) {
       for (int r = 0; r < regions; r++) {
         List<Put> puts = new ArrayList<>();
         for (int i = 0; i < rowsPerRegion; i++) {
@@ -78,7 +91,9 @@ public final class TestTables {
         put(t, puts);
       }
     }
-    cluster.admin().flush(table);
+    try (Admin admin = conn.getAdmin()) {
+      admin.flush(table);
+    }
   }
 
   /**
@@ -86,9 +101,14 @@ public final class TestTables {
    * checks each value; returns the number of rows.
    */
   public static int readAllChecked(MultiHostCluster cluster, TableName table) throws IOException {
+    return readAllChecked(cluster.util().getConnection(), table);
+  }
+
+  /** As {@link #readAllChecked(MultiHostCluster, TableName)}, through any connection. */
+  public static int readAllChecked(Connection conn, TableName table) throws IOException {
     int rows = 0;
     Scan scan = new Scan().setCacheBlocks(false).setReadType(Scan.ReadType.PREAD);
-    try (Table t = cluster.util().getConnection().getTable(table);
+    try (Table t = conn.getTable(table);
       ResultScanner scanner = t.getScanner(scan)) {
       for (Result r : scanner) {
         if (!Arrays.equals(value(r.getRow(), 1024), r.getValue(FAMILY, QUALIFIER))) {

@@ -1,0 +1,236 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.locality.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics.Option;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Steps of the healing check on the real cluster of build-scripts/cluster, each run as its own
+ * process on a host of it (build-scripts/cluster java host0 ...) between the steps the script
+ * takes itself (killing a RegionServer, running the healer as its own process). Uses only the
+ * cluster's configuration and public client API; exits 1 with a message if a check fails.
+ * <ul>
+ * <li>{@code load TABLE REGIONS ROWS}: creates and loads the table, flushes it and waits until
+ * every region reports locality 1.0 (a flush writes its first replica on its own host).</li>
+ * <li>{@code reassigned TABLE DEAD_HOST STATE_FILE}: waits until no region of the table is on
+ * DEAD_HOST and every one is open; prints reported locality per server and writes where each
+ * region is to STATE_FILE; fails if every region is still local (nothing to heal).</li>
+ * <li>{@code healed TABLE ROWS STATE_FILE SECONDS}: waits at most SECONDS until every region
+ * reports locality 1.0; then checks that no region moved since STATE_FILE and that every row
+ * reads back with its value.</li>
+ * </ul>
+ */
+public final class RealClusterHeal {
+  private RealClusterHeal() {
+  }
+
+  public static void main(String[] args) {
+    try {
+      run(args);
+      System.exit(0);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+    } catch (Throwable t) {
+      System.out.println("FAILED: " + t);
+      t.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private static void run(String[] args) throws Exception {
+    if (args.length < 2) {
+      throw new IllegalArgumentException("usage: RealClusterHeal load|reassigned|healed TABLE ..."
+        + " (see its javadoc)");
+    }
+    Configuration conf = HBaseConfiguration.create();
+    TableName table = TableName.valueOf(args[1]);
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      switch (args[0]) {
+        case "load":
+          need(args, 4);
+          int regions = Integer.parseInt(args[2]);
+          int rows = Integer.parseInt(args[3]);
+          TestTables.createAndLoad(conn, table, regions, rows);
+          Map<String, Double> loc = waitForLocality(admin, table, 1.0, 120);
+          System.out.println("loaded " + regions + " regions x " + rows + " rows; reported"
+            + " locality per region after the flush: " + loc.values());
+          break;
+        case "reassigned":
+          need(args, 4);
+          String dead = args[2];
+          long deadline = System.currentTimeMillis() + 180_000;
+          Map<String, String> where;
+          while (true) {
+            where = placement(conn, table);
+            boolean ok = !where.isEmpty() && !where.containsValue(dead)
+              && where.size() == admin.getRegions(table).size();
+            if (ok) {
+              break;
+            }
+            if (System.currentTimeMillis() > deadline) {
+              throw new IOException("regions not reassigned off " + dead + ": " + where);
+            }
+            Thread.sleep(500);
+          }
+          // Wait for the new servers' reports of the reassigned regions.
+          Map<String, Double> after = reportedLocality(admin, table, 60);
+          System.out.println("regions reassigned off " + dead + "; reported locality: "
+            + after);
+          if (after.values().stream().allMatch(v -> v >= 0.9999)) {
+            throw new IOException("every region is still local after the crash: nothing to heal");
+          }
+          StringBuilder sb = new StringBuilder();
+          where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
+          Files.write(Paths.get(args[3]), sb.toString().getBytes(StandardCharsets.UTF_8));
+          break;
+        case "healed":
+          need(args, 5);
+          int expectRows = Integer.parseInt(args[2]);
+          Map<String, Double> healed =
+            waitForLocality(admin, table, 1.0, Integer.parseInt(args[4]));
+          System.out.println("every region reports locality 1.0: " + healed.keySet().size()
+            + " regions");
+          Map<String, String> before = new TreeMap<>();
+          for (String line : Files.readAllLines(Paths.get(args[3]), StandardCharsets.UTF_8)) {
+            String[] f = line.trim().split(" ");
+            if (f.length == 2) {
+              before.put(f[0], f[1]);
+            }
+          }
+          Map<String, String> now = placement(conn, table);
+          if (!now.equals(before)) {
+            throw new IOException("regions moved while healing: before " + before + ", now "
+              + now);
+          }
+          System.out.println("no region moved");
+          int read = TestTables.readAllChecked(conn, table);
+          if (read != expectRows) {
+            throw new IOException("read " + read + " rows back, expected " + expectRows);
+          }
+          System.out.println("every row reads back with its value: " + read + " rows");
+          break;
+        default:
+          throw new IllegalArgumentException("unknown step '" + args[0]
+            + "': expected load, reassigned or healed");
+      }
+    }
+  }
+
+  private static void need(String[] args, int n) {
+    if (args.length != n) {
+      throw new IllegalArgumentException(args[0] + " takes " + (n - 2) + " arguments after"
+        + " the table, got " + (args.length - 2));
+    }
+  }
+
+  /**
+   * Encoded region name to the host name of its server, from hbase:meta (asking the servers
+   * would fail on a dead one the master has not yet expired); regions in transition are left out.
+   */
+  private static Map<String, String> placement(Connection conn, TableName table)
+    throws IOException {
+    Map<String, String> where = new TreeMap<>();
+    try (RegionLocator locator = conn.getRegionLocator(table)) {
+      for (HRegionLocation loc : locator.getAllRegionLocations()) {
+        if (loc != null && loc.getServerName() != null) {
+          where.put(loc.getRegion().getEncodedName(), loc.getServerName().getHostname());
+        }
+      }
+    }
+    return where;
+  }
+
+  /**
+   * The locality each region of the table reports to the master (encoded name to locality),
+   * once every open region of the table has a report; waits at most {@code seconds}.
+   */
+  private static Map<String, Double> reportedLocality(Admin admin, TableName table, int seconds)
+    throws Exception {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (true) {
+      List<RegionInfo> regions = admin.getRegions(table);
+      Map<String, Double> loc = new TreeMap<>();
+      for (ServerMetrics sm : admin.getClusterMetrics(EnumSet.of(Option.LIVE_SERVERS))
+        .getLiveServerMetrics().values()) {
+        for (RegionMetrics rm : sm.getRegionMetrics().values()) {
+          for (RegionInfo r : regions) {
+            if (Bytes.equals(rm.getRegionName(), r.getRegionName())
+              && rm.getStoreFileCount() > 0) {
+              loc.put(r.getEncodedName(), (double) rm.getDataLocality());
+            }
+          }
+        }
+      }
+      if (loc.size() == regions.size()) {
+        return loc;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("only " + loc.size() + " of " + regions.size()
+          + " regions reported their store files");
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  /** Waits until every region of the table reports at least {@code min}; returns the reports. */
+  private static Map<String, Double> waitForLocality(Admin admin, TableName table, double min,
+    int seconds) throws Exception {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    Map<String, Double> loc;
+    while (true) {
+      loc = reportedLocality(admin, table, seconds);
+      List<String> below = new ArrayList<>();
+      loc.forEach((r, v) -> {
+        if (v < min - 1e-4) {
+          below.add(r + "=" + v);
+        }
+      });
+      if (below.isEmpty()) {
+        return loc;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("after " + seconds + " s, regions still below " + min + ": "
+          + below);
+      }
+      Thread.sleep(1000);
+    }
+  }
+}
