@@ -99,14 +99,20 @@ public final class RealClusterHeal {
           long deadline = System.currentTimeMillis() + 180_000;
           Map<String, String> where;
           while (true) {
-            where = placement(conn, table);
-            boolean ok = !where.isEmpty() && !where.containsValue(dead)
-              && where.size() == admin.getRegions(table).size();
-            if (ok) {
-              break;
+            IOException failure = null;
+            where = new TreeMap<>();
+            try {
+              where = placement(conn, table);
+              if (!where.isEmpty() && !where.containsValue(dead)
+                && where.size() == admin.getRegions(table).size()) {
+                break;
+              }
+            } catch (IOException e) {
+              // e.g. hbase:meta itself was on the dead server and is not reassigned yet
+              failure = e;
             }
             if (System.currentTimeMillis() > deadline) {
-              throw new IOException("regions not reassigned off " + dead + ": " + where);
+              throw new IOException("regions not reassigned off " + dead + ": " + where, failure);
             }
             Thread.sleep(500);
           }
