@@ -212,13 +212,18 @@ drop_cached_vendor_artifacts() {
 # run_harness_main NAME CLASS [ARG...]: compiles integration-tests against build/repo and runs
 # CLASS (a main class of its test sources) in one JVM with the harness's host names; logs and
 # data go to build/NAME/.
-run_harness_main() {
-  local name=$1 cls=$2 it="$TOP/integration-tests"; shift 2
+compile_harness() {
+  local it="$TOP/integration-tests"
   drop_cached_vendor_artifacts
   info "compiling the integration harness"
   (cd "$it" && "${MVN[@]}" test-compile dependency:build-classpath "${IT_MAVEN_ARGS[@]}" \
     -Dmdep.includeScope=test -Dmdep.outputFile="$it/target/harness.classpath") \
     || die "could not compile integration-tests against build/repo"
+}
+
+run_harness_main() {
+  local name=$1 cls=$2 it="$TOP/integration-tests"; shift 2
+  compile_harness
   mkdir -p "$BUILD/$name/logs"
   info "running $cls (cluster log: build/$name/logs/cluster.log)"
   # From the project's directory, so that the report's path is printed relative to it.
@@ -228,4 +233,18 @@ run_harness_main() {
     -Dtest.build.data.basedirectory="$BUILD/$name/data/" -Dtest.build.data="$BUILD/$name/data" \
     -Dlh.report.dir=build/report \
     -cp "$it/target/test-classes:$(cat "$it/target/harness.classpath")" "$cls" "$@")
+}
+
+# run_cluster_main CLASS [ARG...]: runs CLASS (a main class of the integration harness) on host0
+# of the real cluster of build-scripts/cluster, which must be up, with the harness's classes and
+# its chart library after the cluster's classpath; reports go to build/report/real-cluster/.
+run_cluster_main() {
+  local it="$TOP/integration-tests" charts
+  charts=$(tr ':' '\n' <"$it/target/harness.classpath" | grep '/jfreechart-' | head -1)
+  [ -n "$charts" ] || die "no jfreechart jar in integration-tests/target/harness.classpath"
+  # From the project's directory, so that the report's path is printed relative to it.
+  (cd "$TOP" && LH_EXTRA_CLASSPATH="$it/target/test-classes:$charts" \
+    "$TOP/build-scripts/cluster" java host0 -Xmx1g -Djava.awt.headless=true \
+    -Dlh.cluster.script="$TOP/build-scripts/cluster" -Dlh.report.dir=build/report/real-cluster \
+    "$@")
 }

@@ -20,7 +20,6 @@ package org.apache.hadoop.hbase.locality.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
-
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
@@ -33,6 +32,10 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.locality.it.harness.BlockMoves;
+import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
+import org.apache.hadoop.hbase.locality.it.harness.SeriesConf;
+import org.apache.hadoop.hbase.locality.it.harness.TestTables;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.master.balancer.BalancerAccess;
 import org.apache.hadoop.hbase.testclassification.IntegrationTests;
@@ -64,10 +67,10 @@ public class TestLocalityFollowsBlockMoves {
 
   @BeforeClass
   public static void setUp() throws Exception {
-    Configuration conf = HBaseConfiguration.create();
-    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
+    // The series on; the pread stream of a store file must learn the new locations
+    // (HDFS-16262's refresher), here every second.
+    Configuration conf = SeriesConf.seriesOn(HBaseConfiguration.create());
     conf.setLong("hbase.locality.inputstream.derive.cache.period", CACHE_PERIOD_MS);
-    // The pread stream of a store file must learn the new locations: HDFS-16262's refresher.
     conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
     // The master hands fresh ClusterMetrics to the balancer every second.
     conf.setInt("hbase.balancer.statusPeriod", 1000);

@@ -19,7 +19,6 @@ package org.apache.hadoop.hbase.locality.it;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
@@ -29,6 +28,9 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.locality.it.harness.HealChecks;
+import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
+import org.apache.hadoop.hbase.locality.it.harness.TestTables;
 import org.apache.hadoop.hbase.testclassification.IntegrationTests;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;

@@ -15,8 +15,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.harness;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -31,29 +33,29 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
-import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
-import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.fs.HFileSystem;
 import org.apache.hadoop.hbase.io.FSDataInputStreamWrapper;
 import org.apache.hadoop.hbase.io.hfile.HFileReaderImpl;
+import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.HarnessLocality;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
@@ -70,8 +72,9 @@ import org.slf4j.LoggerFactory;
  * host name and every other DataNode is remote to it. The JVM must resolve the made-up names
  * (-Djdk.net.hosts.file, written by src/test/scripts/write-hosts-file).
  */
-public final class MultiHostCluster implements Closeable {
+public final class MultiHostCluster implements ClusterControl, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(MultiHostCluster.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
   /** Key HBase 2.4 uses for the host name a RegionServer registers under. */
   static final String RS_HOSTNAME_KEY = "hbase.unsafe.regionserver.hostname";
 
@@ -193,8 +196,42 @@ public final class MultiHostCluster implements Closeable {
     return util;
   }
 
+  @Override
   public Admin admin() throws IOException {
     return util.getAdmin();
+  }
+
+  @Override
+  public String kind() {
+    return "one JVM";
+  }
+
+  /** Aborts the RegionServer thread of {@code host}, the way a crash loses it. */
+  @Override
+  public ServerName crashRegionServer(String host) throws Exception {
+    JVMClusterUtil.RegionServerThread victim = util.getMiniHBaseCluster()
+      .getLiveRegionServerThreads().stream()
+      .filter(t -> t.getRegionServer().getServerName().getHostname().equals(host))
+      .findFirst().orElseThrow(() -> new IllegalStateException("no RegionServer on " + host));
+    ServerName dead = victim.getRegionServer().getServerName();
+    victim.getRegionServer().abort("simulated crash of " + host);
+    return dead;
+  }
+
+  /** Runs the LocalityHealer in this JVM on a copy of the cluster's configuration. */
+  @Override
+  public JsonNode heal(String... args) throws Exception {
+    return JSON.readTree(LocalityHealer.heal(new Configuration(conf()), args).toJson());
+  }
+
+  @Override
+  public Configuration conf() {
+    return util.getConfiguration();
+  }
+
+  @Override
+  public Connection connection() throws IOException {
+    return util.getConnection();
   }
 
   /**
@@ -202,6 +239,7 @@ public final class MultiHostCluster implements Closeable {
    * per call, and each one wraps the cached HDFS client's NameNode proxy in one more reordering
    * proxy, so polling it nests proxies until calls overflow the stack.
    */
+  @Override
   public FileSystem fs() throws IOException {
     return dfs();
   }
@@ -213,91 +251,6 @@ public final class MultiHostCluster implements Closeable {
 
   public String[] dataNodeHosts() {
     return dataNodeHosts.clone();
-  }
-
-  /** The store files (every column family) of a region, from its directory on HDFS. */
-  public List<FileStatus> storeFiles(RegionInfo region) throws IOException {
-    Path tableDir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(util.getConfiguration()),
-      region.getTable());
-    Path regionDir = new Path(tableDir, region.getEncodedName());
-    List<FileStatus> files = new ArrayList<>();
-    for (FileStatus family : fs().listStatus(regionDir)) {
-      String name = family.getPath().getName();
-      if (!family.isDirectory() || name.startsWith(".") || name.equals("recovered.edits")) {
-        continue;
-      }
-      for (FileStatus f : fs().listStatus(family.getPath())) {
-        if (f.isFile()) {
-          files.add(f);
-        }
-      }
-    }
-    return files;
-  }
-
-  /** Bytes of the region's store files: [0] with a replica on {@code host}, [1] in all. */
-  public long[] localBytes(RegionInfo region, String host) throws IOException {
-    long local = 0;
-    long total = 0;
-    for (FileStatus f : storeFiles(region)) {
-      for (BlockLocation b : fs().getFileBlockLocations(f, 0, f.getLen())) {
-        total += b.getLength();
-        if (Arrays.asList(b.getHosts()).contains(host)) {
-          local += b.getLength();
-        }
-      }
-    }
-    return new long[] { local, total };
-  }
-
-  /**
-   * Locality of a region on a host computed from HDFS alone, as HBase defines it: the fraction of
-   * the region's store file bytes that have a replica on the host (0 for a region without data).
-   */
-  public double computedLocality(RegionInfo region, String host) throws IOException {
-    long[] b = localBytes(region, host);
-    return b[1] == 0 ? 0.0 : (double) b[0] / b[1];
-  }
-
-  /** The open regions of a table by the server hosting them, as hbase:meta records them. */
-  public Map<RegionInfo, ServerName> regionsOf(TableName table) throws IOException {
-    Map<RegionInfo, ServerName> out = new TreeMap<>(RegionInfo.COMPARATOR);
-    try (RegionLocator locator = util.getConnection().getRegionLocator(table)) {
-      for (HRegionLocation loc : locator.getAllRegionLocations()) {
-        if (loc.getServerName() != null && !loc.getRegion().isOffline()
-          && !loc.getRegion().isSplitParent()) {
-          out.put(loc.getRegion(), loc.getServerName());
-        }
-      }
-    }
-    return out;
-  }
-
-  /** Locality the hosting RegionServer reports for a region, or NaN if it reports none. */
-  public double reportedLocality(RegionInfo region, ServerName sn) throws IOException {
-    for (RegionMetrics m : admin().getRegionMetrics(sn, region.getTable())) {
-      if (Arrays.equals(m.getRegionName(), region.getRegionName())) {
-        return m.getDataLocality();
-      }
-    }
-    return Double.NaN;
-  }
-
-  /**
-   * Waits (60 s at most) until the locality every region of {@code table} reports equals the one
-   * computed from its block locations, i.e. until the RegionServers' reports have caught up.
-   */
-  public void waitForLocalityReports(TableName table) throws Exception {
-    util.waitFor(60_000, 500, () -> {
-      for (Map.Entry<RegionInfo, ServerName> e : regionsOf(table).entrySet()) {
-        double reported = reportedLocality(e.getKey(), e.getValue());
-        double computed = computedLocality(e.getKey(), e.getValue().getHostname());
-        if (Double.isNaN(reported) || Math.abs(reported - computed) > 1e-4) {
-          return false;
-        }
-      }
-      return true;
-    });
   }
 
   /**

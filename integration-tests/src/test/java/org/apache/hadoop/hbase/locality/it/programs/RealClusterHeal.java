@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.programs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +38,9 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.locality.it.harness.ClusterAccess;
+import org.apache.hadoop.hbase.locality.it.harness.DemoReader;
+import org.apache.hadoop.hbase.locality.it.harness.TestTables;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -54,6 +57,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code healed TABLE ROWS STATE_FILE SECONDS}: waits at most SECONDS until every region
  * reports locality 1.0; then checks that no region moved since STATE_FILE and that every row
  * reads back with its value.</li>
+ * <li>{@code read TABLE REGIONS ROWS STOP_FILE}: reads random rows of a table loaded with
+ * {@code load} (gets and multi-gets, every value checked) until STOP_FILE exists; fails if a read
+ * failed or none succeeded.</li>
  * </ul>
  */
 public final class RealClusterHeal {
@@ -153,10 +159,48 @@ public final class RealClusterHeal {
           }
           System.out.println("every row reads back with its value: " + read + " rows");
           break;
+        case "read":
+          need(args, 5);
+          read(conn, table, Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+            Paths.get(args[4]));
+          break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned or healed");
+            + "': expected load, reassigned, healed or read");
       }
+    }
+  }
+
+  private static void read(Connection conn, TableName table, int regions, int rows,
+      java.nio.file.Path stop) throws Exception {
+    ClusterAccess access = new ClusterAccess() {
+      @Override
+      public Configuration conf() {
+        return conn.getConfiguration();
+      }
+
+      @Override
+      public Connection connection() {
+        return conn;
+      }
+
+      @Override
+      public org.apache.hadoop.fs.FileSystem fs() throws IOException {
+        return org.apache.hadoop.fs.FileSystem.get(conf());
+      }
+    };
+    DemoReader reader = new DemoReader(access, table, regions, rows, 1);
+    reader.start();
+    reader.phase(0);
+    while (!Files.exists(stop)) {
+      Thread.sleep(200);
+    }
+    reader.stop();
+    double[] lat = reader.latencies(0);
+    System.out.printf("reads while healing: %d, p99 %.1f ms, errors %d%n", lat.length,
+      DemoReader.pct(lat, 99), reader.errors(0));
+    if (reader.errors(0) > 0 || lat.length == 0) {
+      throw new IOException(reader.errors(0) + " reads failed, " + lat.length + " succeeded");
     }
   }
 

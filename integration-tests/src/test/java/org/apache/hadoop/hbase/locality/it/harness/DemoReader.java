@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.harness;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -38,11 +39,12 @@ import org.apache.hadoop.hbase.client.Table;
  * warm the client up and are not counted.
  */
 public final class DemoReader implements Runnable {
-  private final MultiHostCluster cluster;
+  private final ClusterAccess cluster;
   private final TableName table;
   private final int regions;
   private final int rows;
   private final AtomicBoolean stop = new AtomicBoolean();
+  private final AtomicLong completed = new AtomicLong();
   private final List<List<double[]>> samples = new ArrayList<>();
   private final long[] errors;
   /** The phase reads are counted in; -1 while the client warms up. */
@@ -50,7 +52,7 @@ public final class DemoReader implements Runnable {
   private Thread thread;
 
   /** A reader of {@code table} (loaded by TestTables) counting reads in {@code phases}. */
-  public DemoReader(MultiHostCluster cluster, TableName table, int regions, int rows,
+  public DemoReader(ClusterAccess cluster, TableName table, int regions, int rows,
       int phases) {
     this.cluster = cluster;
     this.table = table;
@@ -62,13 +64,13 @@ public final class DemoReader implements Runnable {
     }
   }
 
-  void start() {
+  public void start() {
     thread = new Thread(this, "demo-reader");
     thread.setDaemon(true);
     thread.start();
   }
 
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     stop.set(true);
     thread.join(60_000);
   }
@@ -76,7 +78,7 @@ public final class DemoReader implements Runnable {
   @Override
   public void run() {
     Random rnd = new Random(26250);
-    try (Table t = cluster.util().getConnection().getTable(table)) {
+    try (Table t = cluster.connection().getTable(table)) {
       long n = 0;
       while (!stop.get()) {
         int p = phase;
@@ -99,6 +101,7 @@ public final class DemoReader implements Runnable {
           }
           long end = System.nanoTime();
           samples.get(p).add(new double[] { end / 1e9, (end - start) / 1e6 });
+          completed.incrementAndGet();
         } catch (IOException | RuntimeException e) {
           errors[p]++;
         }
@@ -126,6 +129,11 @@ public final class DemoReader implements Runnable {
       r.getValue(TestTables.FAMILY, TestTables.QUALIFIER))) {
       throw new IllegalStateException("wrong value read");
     }
+  }
+
+  /** Reads completed since the first phase began, in every phase. */
+  public long completed() {
+    return completed.get();
   }
 
   /** Errors counted in phase {@code p}. */
@@ -158,7 +166,7 @@ public final class DemoReader implements Runnable {
   }
 
   /** p99 latency (ms) per 1-s bucket of completion time, in seconds since {@code t0}. */
-  List<double[]> p99PerSecond(double t0) {
+  public List<double[]> p99PerSecond(double t0) {
     TreeMap<Integer, List<Double>> buckets = new TreeMap<>();
     for (List<double[]> s : samples) {
       synchronized (s) {

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.harness;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,9 +58,9 @@ public final class TestTables {
   }
 
   /** Creates {@code table} with {@code regions} regions, loads and flushes it. */
-  public static void createAndLoad(MultiHostCluster cluster, TableName table, int regions,
+  public static void createAndLoad(ClusterAccess cluster, TableName table, int regions,
       int rowsPerRegion) throws Exception {
-    createAndLoad(cluster.util().getConnection(), table, regions, rowsPerRegion);
+    createAndLoad(cluster.connection(), table, regions, rowsPerRegion);
   }
 
   /**
@@ -69,6 +69,15 @@ public final class TestTables {
    */
   public static void createAndLoad(Connection conn, TableName table, int regions,
       int rowsPerRegion) throws Exception {
+    createAndLoad(conn, table, regions, rowsPerRegion, (short) 0);
+  }
+
+  /**
+   * As {@link #createAndLoad(Connection, TableName, int, int)}, with the store files written with
+   * {@code dfsReplication} replicas (0: the cluster's dfs.replication).
+   */
+  public static void createAndLoad(Connection conn, TableName table, int regions,
+      int rowsPerRegion, short dfsReplication) throws Exception {
     byte[][] splits = new byte[regions - 1][];
     for (int r = 1; r < regions; r++) {
       splits[r - 1] = Bytes.toBytes(String.format("r%02d", r));
@@ -76,7 +85,8 @@ public final class TestTables {
     // createTable waits until every region is open.
     try (Admin admin = conn.getAdmin()) {
       admin.createTable(TableDescriptorBuilder.newBuilder(table)
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build(), splits);
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
+          .setDFSReplication(dfsReplication).build()).build(), splits);
     }
     try (Table t = conn.getTable(table)) {
       for (int r = 0; r < regions; r++) {
@@ -100,11 +110,11 @@ public final class TestTables {
    * Reads every row of {@code table} with positional reads from HDFS (block cache bypassed) and
    * checks each value; returns the number of rows.
    */
-  public static int readAllChecked(MultiHostCluster cluster, TableName table) throws IOException {
-    return readAllChecked(cluster.util().getConnection(), table);
+  public static int readAllChecked(ClusterAccess cluster, TableName table) throws IOException {
+    return readAllChecked(cluster.connection(), table);
   }
 
-  /** As {@link #readAllChecked(MultiHostCluster, TableName)}, through any connection. */
+  /** As {@link #readAllChecked(ClusterAccess, TableName)}, through any connection. */
   public static int readAllChecked(Connection conn, TableName table) throws IOException {
     int rows = 0;
     Scan scan = new Scan().setCacheBlocks(false).setReadType(Scan.ReadType.PREAD);

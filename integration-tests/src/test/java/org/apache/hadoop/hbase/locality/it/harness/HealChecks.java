@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.harness;
 
 import static org.junit.Assert.assertEquals;
 
@@ -33,7 +33,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  * every region reports locality 1.0 (and HDFS agrees), no region moved or reopened, HDFS is
  * healthy (fsck) and every row reads back with its value.
  */
-final class HealChecks {
+public final class HealChecks {
   private final MultiHostCluster cluster;
   private final TableName table;
   private final Map<RegionInfo, ServerName> placement;
@@ -60,26 +60,20 @@ final class HealChecks {
 
   /**
    * The configuration of the healer integration tests: HDFS blocks of {@code blockSize}, so that
-   * every store file has several, and the whole series on: reported locality follows block moves
-   * (HBASE-26304), the RegionServers' streams learn new locations in the background every second
-   * (HDFS-16262) and refetch with the low-latency backoff (HDFS-16155).
+   * every store file has several, and the whole series on ({@link SeriesConf}), with the
+   * RegionServers' streams learning new locations every second instead of series-on's two.
    */
-  static Configuration healerTestConf(long blockSize) {
-    Configuration conf = HBaseConfiguration.create();
+  public static Configuration healerTestConf(long blockSize) {
+    Configuration conf = SeriesConf.seriesOn(HBaseConfiguration.create());
     conf.setLong("dfs.blocksize", blockSize);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
-    conf.setBoolean("hbase.locality.inputstream.derive.enabled", true);
-    conf.setLong("hbase.locality.inputstream.derive.cache.period", 2000);
     conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
-    conf.setInt("dfs.client.retry.window.base", 50);
-    conf.setInt("dfs.client.retry.window.multiplier", 2);
-    conf.setInt("dfs.client.retry.window.max", 10_000);
     conf.setInt("hbase.balancer.statusPeriod", 1000);
     return conf;
   }
 
   /** Records where the table's regions are, their open seqNums and the non-local bytes now. */
-  static HealChecks before(MultiHostCluster cluster, TableName table) throws Exception {
+  public static HealChecks before(MultiHostCluster cluster, TableName table) throws Exception {
     return new HealChecks(cluster, table);
   }
 
@@ -88,16 +82,16 @@ final class HealChecks {
    * DataNode is lost, files the healer never touches (e.g. write-ahead logs) can stay
    * under-replicated for as long as HDFS needs to repair them.
    */
-  HealChecks fsckTableOnly() throws IOException {
+  public HealChecks fsckTableOnly() throws IOException {
     fsckPath = cluster.tableDir(table);
     return this;
   }
 
-  long nonLocalBytes() {
+  public long nonLocalBytes() {
     return nonLocalBytes;
   }
 
-  long totalBytes() {
+  public long totalBytes() {
     return totalBytes;
   }
 
@@ -108,7 +102,7 @@ final class HealChecks {
    * within a minute (replaced replicas may still wait out their grace period) and that all
    * {@code rows} rows read back with their values.
    */
-  void assertHealed(String phase, int rows) throws Exception {
+  public void assertHealed(String phase, int rows) throws Exception {
     cluster.util().waitFor(120_000, 1000, () -> {
       for (Map.Entry<RegionInfo, ServerName> e : placement.entrySet()) {
         if (cluster.reportedLocality(e.getKey(), e.getValue()) < 1.0) {

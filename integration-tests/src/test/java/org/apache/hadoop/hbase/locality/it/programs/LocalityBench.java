@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.locality.it;
+package org.apache.hadoop.hbase.locality.it.programs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -38,7 +38,11 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
-import org.apache.hadoop.hbase.util.JVMClusterUtil;
+import org.apache.hadoop.hbase.locality.it.harness.DemoReader;
+import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
+import org.apache.hadoop.hbase.locality.it.harness.SeriesConf;
+import org.apache.hadoop.hbase.locality.it.harness.TestTables;
+import org.apache.hadoop.hbase.locality.it.harness.Topology;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.test.MetricsAsserts;
@@ -57,7 +61,7 @@ import org.apache.hadoop.test.MetricsAsserts;
  */
 public final class LocalityBench {
   private static final PrintStream OUT = System.out;
-  private static final String[] RACKS = { "/r1", "/r1", "/r2", "/r2" };
+  private static final Topology TOPOLOGY = Topology.load();
   private static final TableName HEAL = TableName.valueOf("bench_heal");
   private static final TableName COMPACT = TableName.valueOf("bench_compact");
   private static final TableName READ = TableName.valueOf("bench_read");
@@ -90,8 +94,8 @@ public final class LocalityBench {
   private static void healerVsCompaction(int regions, int rows) throws Exception {
     OUT.printf("== 1. healing after the crash of host3: LocalityHealer vs major compaction,"
       + " identical tables of %d regions x %d rows of 1 KiB, HDFS replication 3%n", regions, rows);
-    try (MultiHostCluster cluster = MultiHostCluster.start(LocalityDemo.demoConf(), 4, 3, 3,
-      RACKS)) {
+    try (MultiHostCluster cluster = MultiHostCluster.start(LocalityDemo.demoConf(),
+      TOPOLOGY.dataNodes(), TOPOLOGY.regionServers(), 3, TOPOLOGY.racks())) {
       TestTables.createAndLoad(cluster, HEAL, regions, rows);
       TestTables.createAndLoad(cluster, COMPACT, regions, rows);
       crashHost3(cluster, regions, HEAL, COMPACT);
@@ -175,12 +179,7 @@ public final class LocalityBench {
 
   private static void crashHost3(MultiHostCluster cluster, int regions, TableName... tables)
       throws Exception {
-    JVMClusterUtil.RegionServerThread victim = cluster.util().getMiniHBaseCluster()
-      .getLiveRegionServerThreads().stream()
-      .filter(t -> t.getRegionServer().getServerName().getHostname().equals("host3"))
-      .findFirst().orElseThrow(() -> new IllegalStateException("no RegionServer on host3"));
-    ServerName dead = victim.getRegionServer().getServerName();
-    victim.getRegionServer().abort("LocalityBench: simulated crash");
+    ServerName dead = cluster.crashRegionServer("host3");
     cluster.util().waitFor(180_000, 500, () -> {
       for (TableName t : tables) {
         Map<RegionInfo, ServerName> now = cluster.regionsOf(t);
@@ -320,14 +319,7 @@ public final class LocalityBench {
 
   /** The demo's configuration with every feature of the series off (upstream defaults). */
   private static Configuration stockConf() {
-    Configuration conf = LocalityDemo.demoConf();
-    conf.setLong("dfs.client.refresh.read-block-locations.ms", 0);
-    conf.setLong("dfs.namenode.block.replace.grace.period.ms", 0);
-    conf.unset("dfs.client.retry.window.base");
-    conf.unset("dfs.client.retry.window.multiplier");
-    conf.unset("dfs.client.retry.window.max");
-    conf.setBoolean("hbase.locality.inputstream.derive.enabled", false);
-    return conf;
+    return SeriesConf.seriesOff(LocalityDemo.demoConf());
   }
 
   /**
@@ -339,7 +331,8 @@ public final class LocalityBench {
     OUT.println("== 2. " + name + ": reader during healing (regions moved to other servers)");
     Configuration conf = series ? LocalityDemo.demoConf() : stockConf();
     double[][] out = new double[READ_PHASES.length][];
-    try (MultiHostCluster cluster = MultiHostCluster.start(conf, 4, 3, 2, RACKS)) {
+    try (MultiHostCluster cluster = MultiHostCluster.start(conf, TOPOLOGY.dataNodes(),
+      TOPOLOGY.regionServers(), 2, TOPOLOGY.racks())) {
       TestTables.createAndLoad(cluster, READ, regions, rows);
       cluster.waitForLocalityReports(READ);
       cluster.moveEveryRegionToNextServer(READ);
