@@ -60,14 +60,18 @@ public final class HealChecks {
 
   /**
    * The configuration of the healer integration tests: HDFS blocks of {@code blockSize}, so that
-   * every store file has several, and the whole series on ({@link SeriesConf}), with the
-   * RegionServers' streams learning new locations every second instead of series-on's two.
+   * every store file has several, and the series on ({@link SeriesConf}), with the RegionServers'
+   * streams learning new locations every second instead of series-on's two, and without the
+   * NameNode's grace period for replaced replicas (these tests have always run without it; with
+   * it, a rerun after a DataNode was killed mid-run skipped two blocks as unhealthy and ended
+   * PARTIAL: see the closing note of issue 14).
    */
   public static Configuration healerTestConf(long blockSize) {
     Configuration conf = SeriesConf.seriesOn(HBaseConfiguration.create());
     conf.setLong("dfs.blocksize", blockSize);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
     conf.setLong("dfs.client.refresh.read-block-locations.ms", 1000);
+    conf.setLong("dfs.namenode.block.replace.grace.period.ms", 0);
     conf.setInt("hbase.balancer.statusPeriod", 1000);
     return conf;
   }
