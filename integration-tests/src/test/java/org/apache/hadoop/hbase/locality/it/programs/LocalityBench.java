@@ -17,6 +17,13 @@
  */
 package org.apache.hadoop.hbase.locality.it.programs;
 
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.compacted;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.fileNames;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.hdfsLocality;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.minReported;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.tableBytes;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.waitReassigned;
+
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -27,15 +34,11 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
 import org.apache.hadoop.hbase.locality.it.harness.DemoReader;
@@ -114,15 +117,15 @@ public final class LocalityBench {
       LocalityHealerSummary summary = LocalityHealer.heal(
         new Configuration(cluster.util().getConfiguration()), "--once", "--table",
         HEAL.getNameAsString(), "--threshold", "1.0", "--grace", "5");
-      cluster.util().waitFor(120_000, 500, () -> reportedLocality(cluster, HEAL) >= 0.9999);
-      heal.stop(computedLocality(cluster, HEAL));
+      cluster.util().waitFor(120_000, 500, () -> minReported(cluster, HEAL) >= 0.9999);
+      heal.stop(hdfsLocality(cluster, HEAL));
 
       Measure compact = new Measure(cluster);
       Set<String> before = fileNames(cluster, COMPACT);
       cluster.admin().majorCompact(COMPACT);
       cluster.util().waitFor(600_000, 500, () -> compacted(cluster, COMPACT, before));
       cluster.waitForLocalityReports(COMPACT);
-      compact.stop(computedLocality(cluster, COMPACT));
+      compact.stop(hdfsLocality(cluster, COMPACT));
 
       OUT.printf("   %-34s %12s %12s %12s%n", "", "healer", "compaction", "ratio");
       row("wall time (s)", heal.seconds, compact.seconds);
@@ -180,68 +183,10 @@ public final class LocalityBench {
   private static void crashHost3(MultiHostCluster cluster, int regions, TableName... tables)
       throws Exception {
     ServerName dead = cluster.crashRegionServer("host3");
-    cluster.util().waitFor(180_000, 500, () -> {
-      for (TableName t : tables) {
-        Map<RegionInfo, ServerName> now = cluster.regionsOf(t);
-        if (now.size() != regions || now.containsValue(dead)) {
-          return false;
-        }
-      }
-      return !cluster.admin().getRegionServers().contains(dead);
-    });
+    waitReassigned(cluster, dead, regions, 180, tables);
     for (TableName t : tables) {
       cluster.waitForLocalityReports(t);
     }
-  }
-
-  /** [0] local bytes, [1] all bytes of a table's store files. */
-  private static long[] tableBytes(MultiHostCluster cluster, TableName table) throws IOException {
-    long[] out = new long[2];
-    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(table).entrySet()) {
-      long[] b = cluster.localBytes(e.getKey(), e.getValue().getHostname());
-      out[0] += b[0];
-      out[1] += b[1];
-    }
-    return out;
-  }
-
-  private static double computedLocality(MultiHostCluster cluster, TableName table)
-      throws IOException {
-    long[] b = tableBytes(cluster, table);
-    return (double) b[0] / Math.max(1, b[1]);
-  }
-
-  private static double reportedLocality(MultiHostCluster cluster, TableName table)
-      throws IOException {
-    double min = 1;
-    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(table).entrySet()) {
-      double r = cluster.reportedLocality(e.getKey(), e.getValue());
-      min = Double.isNaN(r) ? 0 : Math.min(min, r);
-    }
-    return min;
-  }
-
-  private static Set<String> fileNames(MultiHostCluster cluster, TableName table)
-      throws IOException {
-    Set<String> names = new HashSet<>();
-    for (RegionInfo r : cluster.regionsOf(table).keySet()) {
-      for (FileStatus f : cluster.storeFiles(r)) {
-        names.add(f.getPath().toString());
-      }
-    }
-    return names;
-  }
-
-  /** Every region has one store file and none of {@code before} is left. */
-  private static boolean compacted(MultiHostCluster cluster, TableName table, Set<String> before)
-      throws IOException {
-    for (RegionInfo r : cluster.regionsOf(table).keySet()) {
-      List<FileStatus> files = cluster.storeFiles(r);
-      if (files.size() != 1 || before.contains(files.get(0).getPath().toString())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** DataNode bytes, RegionServer thread CPU and JVM CPU over an operation. */

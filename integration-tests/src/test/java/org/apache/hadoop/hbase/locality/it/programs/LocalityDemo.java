@@ -17,6 +17,8 @@
  */
 package org.apache.hadoop.hbase.locality.it.programs;
 
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.waitReassigned;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -185,25 +187,7 @@ public final class LocalityDemo {
     ServerName dead = cluster.crashRegionServer("host3");
     OUT.println("  " + dead + " crashed (" + (cluster instanceof RealCluster ? "SIGKILL"
       : "aborted") + ")");
-    long deadline = System.currentTimeMillis() + 300_000;
-    while (true) {
-      IOException failure = null;
-      try {
-        Map<RegionInfo, ServerName> now = cluster.regionsOf(TABLE);
-        if (now.size() == regions && !now.containsValue(dead)
-          && !cluster.admin().getRegionServers().contains(dead)) {
-          break;
-        }
-      } catch (IOException e) {
-        // e.g. hbase:meta was on the crashed server and is not reassigned yet
-        failure = e;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the regions of " + dead + " were not reassigned in 300 s",
-          failure);
-      }
-      Thread.sleep(500);
-    }
+    waitReassigned(cluster, dead, regions, 300, TABLE);
     OUT.printf("  regions reassigned %.1f s after the crash%n", now() - tCrash);
     cluster.waitForLocalityReports(TABLE);
     // A read that met the crashed server waits out the client's retries; heal once reads flow.

@@ -17,6 +17,13 @@
  */
 package org.apache.hadoop.hbase.locality.it.programs;
 
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.compacted;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.fileNames;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.hdfsLocality;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.minReported;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.tableBytes;
+import static org.apache.hadoop.hbase.locality.it.harness.TableChecks.waitReassigned;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
@@ -37,7 +44,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -125,7 +131,7 @@ public final class RealClusterBench {
       100 * hdfsLocality(cluster, COMPACT));
     ServerName dead = cluster.crashRegionServer("host3");
     long t0 = System.currentTimeMillis();
-    waitReassigned(cluster, dead, regions, HEAL, COMPACT);
+    waitReassigned(cluster, dead, regions, 300, HEAL, COMPACT);
     OUT.printf("   %s killed; its regions reassigned in %.1f s%n", dead,
       (System.currentTimeMillis() - t0) / 1000.0);
     cluster.waitForLocalityReports(HEAL);
@@ -219,32 +225,6 @@ public final class RealClusterBench {
     return out;
   }
 
-  private static void waitReassigned(RealCluster cluster, ServerName dead, int regions,
-      TableName... tables) throws Exception {
-    long deadline = System.currentTimeMillis() + 300_000;
-    while (true) {
-      IOException failure = null;
-      try {
-        boolean done = !cluster.admin().getRegionServers().contains(dead);
-        for (TableName t : tables) {
-          Map<RegionInfo, ServerName> now = cluster.regionsOf(t);
-          done &= now.size() == regions && !now.containsValue(dead);
-        }
-        if (done) {
-          return;
-        }
-      } catch (IOException e) {
-        // e.g. hbase:meta was on the crashed server and is not reassigned yet
-        failure = e;
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the regions of " + dead + " were not reassigned in 300 s",
-          failure);
-      }
-      Thread.sleep(500);
-    }
-  }
-
   /** Waits until every region of the table reports locality 1.0. */
   private static void waitReported(RealCluster cluster, TableName table, int seconds)
       throws Exception {
@@ -256,52 +236,6 @@ public final class RealClusterBench {
       }
       Thread.sleep(500);
     }
-  }
-
-  private static double minReported(RealCluster cluster, TableName table) throws IOException {
-    double min = 1;
-    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(table).entrySet()) {
-      double r = cluster.reportedLocality(e.getKey(), e.getValue());
-      min = Double.isNaN(r) ? 0 : Math.min(min, r);
-    }
-    return min;
-  }
-
-  private static long[] tableBytes(ClusterAccess cluster, TableName table) throws IOException {
-    long[] out = new long[2];
-    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(table).entrySet()) {
-      long[] b = cluster.localBytes(e.getKey(), e.getValue().getHostname());
-      out[0] += b[0];
-      out[1] += b[1];
-    }
-    return out;
-  }
-
-  private static double hdfsLocality(ClusterAccess cluster, TableName table) throws IOException {
-    long[] b = tableBytes(cluster, table);
-    return (double) b[0] / Math.max(1, b[1]);
-  }
-
-  private static Set<String> fileNames(ClusterAccess cluster, TableName table)
-      throws IOException {
-    Set<String> names = new HashSet<>();
-    for (RegionInfo r : cluster.regionsOf(table).keySet()) {
-      for (FileStatus f : cluster.storeFiles(r)) {
-        names.add(f.getPath().toString());
-      }
-    }
-    return names;
-  }
-
-  private static boolean compacted(ClusterAccess cluster, TableName table, Set<String> before)
-      throws IOException {
-    for (RegionInfo r : cluster.regionsOf(table).keySet()) {
-      List<FileStatus> files = cluster.storeFiles(r);
-      if (files.size() != 1 || before.contains(files.get(0).getPath().toString())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** DataNode bytes (their metrics, over HTTP) and daemon CPU (/proc) over an operation. */
