@@ -40,7 +40,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CompactionState;
@@ -60,6 +62,7 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeAdapter;
 import org.apache.hadoop.util.Time;
 import org.junit.AfterClass;
@@ -301,7 +304,13 @@ public class TestLocalityHealerFaults {
         }
         return false;
       });
+      // The report calls a DataNode dead as soon as its heartbeats are overdue; the NameNode
+      // drops its replicas only at its next heartbeat check. Until then the block locations
+      // still list them (and fsck counts them), and a rerun skips those blocks as
+      // unhealthy_replica.
       String tableDir = cluster.tableDir(table);
+      cluster.util().waitFor(120_000, 500,
+        () -> replicasOn(tableDir, deadUuid) == 0);
       cluster.util().waitFor(120_000, 1000, () -> cluster.fsckClean(tableDir, false));
       assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
       rerunConverges("DataNode killed", table);
@@ -310,6 +319,24 @@ public class TestLocalityHealerFaults {
       dfs.restartDataNode(stopped, true);
       dfs.waitActive();
     }
+  }
+
+  /** The replicas the NameNode lists on a DataNode, over the files below {@code dir}. */
+  private static int replicasOn(String dir, String dataNodeUuid) throws IOException {
+    int n = 0;
+    RemoteIterator<LocatedFileStatus> files = cluster.dfs().listFiles(new Path(dir), true);
+    while (files.hasNext()) {
+      LocatedFileStatus f = files.next();
+      for (LocatedBlock b : cluster.dfs().getClient()
+        .getLocatedBlocks(f.getPath().toUri().getPath(), 0, f.getLen()).getLocatedBlocks()) {
+        for (DatanodeInfo dn : b.getLocations()) {
+          if (dn.getDatanodeUuid().equals(dataNodeUuid)) {
+            n++;
+          }
+        }
+      }
+    }
+    return n;
   }
 
   @Test
