@@ -2,16 +2,24 @@
 # shellcheck shell=bash
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD="$TOP/build"
+BUILD_ROOT="$TOP/build"
 # shellcheck source=../versions
 . "$TOP/build-scripts/versions"
+HADOOP_GROUP=org.apache.hadoop
+HBASE_GROUP=org.apache.hbase
 
 # Maven, batch mode, failing on checksum mismatches; MVN is the quiet variant.
 MVN_LOUD=(mvn -B -C -Dstyle.color=never)
 MVN=("${MVN_LOUD[@]}" -q)
-M2_REPO=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null \
-  || echo "$HOME/.m2/repository")
-[ -d "$M2_REPO" ] || M2_REPO="$HOME/.m2/repository"
+# The local repository, asked of Maven once per run of a script and the scripts it runs.
+if [ -n "${LH_M2_REPO:-}" ] && [ -d "$LH_M2_REPO" ]; then
+  M2_REPO=$LH_M2_REPO
+else
+  M2_REPO=$(mvn -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout \
+    2>/dev/null || echo "$HOME/.m2/repository")
+  [ -d "$M2_REPO" ] || M2_REPO="$HOME/.m2/repository"
+fi
+export LH_M2_REPO=$M2_REPO
 
 # JVM flags every JDK 17 process of the rebuilt stack needs (tests, minicluster, launchers).
 JVM_FLAGS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED \
@@ -27,20 +35,86 @@ die() { echo "error: $*" >&2; exit 1; }
 rel() { case "$1" in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
 info() { echo "==> $*" >&2; }
 
-# project_vars hadoop|hbase: sets PROJECT, NAME, GROUP, VERSION, VVERSION, MODULES, MVN_FLAGS, PATCHES.
+# lines: prints "NAME HADOOP_BASELINE HBASE_BASELINE" of every line of build-scripts/lines.
+lines() { grep -v '^#' "$TOP/build-scripts/lines" | awk 'NF'; }
+line_names() { lines | awk '{print $1}' | paste -sd' '; }
+
+# baseline_var DIR VAR: VAR of the baseline file of a baseline folder (read with HADOOP_VERSION
+# of the selected line set, which HBase's Maven flags refer to).
+baseline_var() {
+  [ -f "$1/baseline" ] || die "missing baseline file $(rel "$1")/baseline"
+  (
+    # shellcheck disable=SC1091
+    . "$1/baseline" || exit 1
+    eval "printf '%s' \"\${$2:-}\""
+  ) || die "could not read $(rel "$1")/baseline"
+}
+
+# select_line NAME: selects a line of build-scripts/lines: sets LINE, VENDOR_SUFFIX, BUILD (the
+# line's outputs, build/<line>), HADOOP_/HBASE_BASELINE, _VERSION, _MAVEN_FLAGS, IT_MAVEN_ARGS,
+# and exports LH_LINE so that the scripts this one runs work on the same line.
+select_line() {
+  local l
+  l=$(lines | awk -v n="$1" '$1 == n') || true
+  [ -n "$l" ] || die "unknown line '$1': build-scripts/lines names $(line_names)"
+  read -r LINE HADOOP_BASELINE HBASE_BASELINE <<<"$l"
+  VENDOR_SUFFIX=$LINE
+  BUILD="$BUILD_ROOT/$LINE"
+  # Maven's output directory of integration-tests for the line (its pom.xml).
+  IT_TARGET="$TOP/integration-tests/target/$LINE"
+  export LH_LINE=$LINE
+  HADOOP_VERSION=$(baseline_var "$TOP/hadoop-patches/$HADOOP_BASELINE" VERSION)
+  HADOOP_MAVEN_FLAGS=$(baseline_var "$TOP/hadoop-patches/$HADOOP_BASELINE" MAVEN_FLAGS)
+  HBASE_VERSION=$(baseline_var "$TOP/hbase-patches/$HBASE_BASELINE" VERSION)
+  HBASE_MAVEN_FLAGS=$(baseline_var "$TOP/hbase-patches/$HBASE_BASELINE" MAVEN_FLAGS)
+  [ -n "$HADOOP_VERSION" ] && [ -n "$HBASE_VERSION" ] \
+    || die "line $LINE: a baseline file sets no VERSION"
+  # Maven arguments of the integration-tests module: the line's versions and its build/repo.
+  # shellcheck disable=SC2206
+  IT_MAVEN_ARGS=($HBASE_MAVEN_FLAGS -Dhadoop.version="$HADOOP_VERSION"
+    -Dhbase.version="$HBASE_VERSION" -Dvendor.suffix="$VENDOR_SUFFIX" -Dlh.repo="$BUILD/repo")
+}
+
+# line_option ARG...: takes --line NAME (or --line=NAME) out of the arguments, selects that line
+# (default: $LH_LINE, else the first line of build-scripts/lines) and leaves the other arguments
+# in the array ARGS.
+line_option() {
+  local name=""
+  ARGS=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --line)
+        [ $# -ge 2 ] && [ -n "$2" ] || die "--line needs a line name: one of $(line_names)"
+        name=$2; shift 2 ;;
+      --line=*) name=${1#--line=}; shift ;;
+      *) ARGS+=("$1"); shift ;;
+    esac
+  done
+  [ -z "$name" ] || select_line "$name"
+}
+
+# project_vars hadoop|hbase: sets PROJECT, NAME, GROUP, BASELINE, PATCHES (the baseline folder),
+# VERSION, VVERSION, MODULES, MVN_FLAGS of the selected line.
 project_vars() {
   case "${1:-}" in
-    hadoop)
-      NAME=Hadoop GROUP=$HADOOP_GROUP VERSION=$HADOOP_VERSION MODULES=$HADOOP_MODULES
+    hadoop) NAME=Hadoop GROUP=$HADOOP_GROUP BASELINE=$HADOOP_BASELINE VERSION=$HADOOP_VERSION
       MVN_FLAGS=$HADOOP_MAVEN_FLAGS ;;
-    hbase)
-      NAME=HBase GROUP=$HBASE_GROUP VERSION=$HBASE_VERSION MODULES=$HBASE_MODULES
+    hbase) NAME=HBase GROUP=$HBASE_GROUP BASELINE=$HBASE_BASELINE VERSION=$HBASE_VERSION
       MVN_FLAGS=$HBASE_MAVEN_FLAGS ;;
     *) die "unknown project '${1:-}': expected 'hadoop' or 'hbase'" ;;
   esac
   PROJECT=$1
+  PATCHES="$TOP/$1-patches/$BASELINE"
+  [ -f "$PATCHES/modules" ] || die "missing modules file $(rel "$PATCHES")/modules"
+  MODULES=$(grep -v '^#' "$PATCHES/modules" | awk 'NF')
+  [ -n "$MODULES" ] || die "$(rel "$PATCHES")/modules names no module"
   VVERSION="$VERSION-$VENDOR_SUFFIX"
-  PATCHES="$TOP/$1-patches"
+}
+
+# compile_excludes: the current project's compile excludes, one path per line (none if its
+# baseline folder has no compile-excludes file).
+compile_excludes() {
+  [ ! -f "$PATCHES/compile-excludes" ] || grep -v '^#' "$PATCHES/compile-excludes" | awk 'NF'
 }
 
 # fetch G:A:V[:type[:classifier]]: prints the local path of the artifact, downloaded from Maven
@@ -64,7 +138,7 @@ fetch() {
 }
 
 # modules: prints "artifactId path" lines of the current project.
-modules() { tr ':' ' ' <<<"$MODULES"; }
+modules() { echo "$MODULES"; }
 
 # series_patches: prints the absolute paths of the current project's series, in order.
 series_patches() {
@@ -78,18 +152,52 @@ series_patches() {
   done <"$series"
 }
 
-# check_patch FILE: the upstream-style metadata every patch of a series must carry.
+# maintainer: "Name <email>" of build-scripts/maintainer; maintainer_name: the name alone.
+maintainer() {
+  local m
+  m=$(grep -v '^#' "$TOP/build-scripts/maintainer" | awk 'NF' | head -1)
+  [[ "$m" =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] \
+    || die "build-scripts/maintainer: expected one line 'Name <email>', got '$m'"
+  echo "$m"
+}
+maintainer_name() { maintainer | sed -E 's/ <.*//'; }
+
+# dep3 FILE FIELD: the value of a DEP-3 field of a patch's message (empty if absent).
+dep3() {
+  awk '/^---$/ { exit } { print }' "$1" | sed -n "s/^$2: //p" | head -1
+}
+
+# check_patch FILE: the metadata every patch of a series must carry: an upstream-style name and
+# subject, and DEP-3 fields (https://dep-team.pages.debian.net/deps/dep3/): Bug:, Forwarded:
+# (no, not-needed or the URL it was forwarded to), Origin: (upstream, backport, vendor or other,
+# optionally ", URL"), Last-Update: (YYYY-MM-DD) and, where upstream shipped the feature,
+# Applied-Upstream: (the first upstream release holding it, optionally ", URL").
 check_patch() {
-  local p=$1 name
+  local p=$1 name v
   name=$(basename "$p")
   [[ "$name" =~ ^[0-9]{4}-(HADOOP|HDFS|HBASE)-[0-9]+-[a-z0-9-]+\.patch$ ]] \
     || die "$(rel "$p"): name must be NNNN-<JIRA>-<slug>.patch"
   grep -qE '^Subject: \[PATCH\] (HADOOP|HDFS|HBASE)-[0-9]+\. ' "$p" \
     || die "$(rel "$p"): subject must start with '<JIRA>. ' (e.g. 'HDFS-16262. Async refresh ...')"
   local key
-  for key in Bug Forwarded Last-Update; do
-    grep -qE "^$key: " "$p" || die "$(rel "$p"): missing '$key:' line in the message"
+  for key in Bug Forwarded Origin Last-Update; do
+    [ -n "$(dep3 "$p" "$key")" ] || die "$(rel "$p"): missing '$key:' line in the message"
   done
+  v=$(dep3 "$p" Forwarded)
+  [[ "$v" =~ ^(no|not-needed|https?://[^\ ]+)$ ]] \
+    || die "$(rel "$p"): 'Forwarded: $v': DEP-3 allows no, not-needed or a URL"
+  v=$(dep3 "$p" Origin)
+  [[ "$v" =~ ^(upstream|backport|vendor|other)(,\ https?://[^\ ]+)?$ ]] \
+    || die "$(rel "$p"): 'Origin: $v': expected upstream, backport, vendor or other[, URL]"
+  v=$(dep3 "$p" Last-Update)
+  [[ "$v" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] \
+    || die "$(rel "$p"): 'Last-Update: $v': expected YYYY-MM-DD"
+  v=$(dep3 "$p" Applied-Upstream)
+  [ -z "$v" ] || [[ "$v" =~ ^[0-9]+(\.[0-9]+)+(,\ https?://[^\ ]+)?$ ]] \
+    || die "$(rel "$p"): 'Applied-Upstream: $v': expected a release (e.g. 3.3.5)[, URL]"
+  v=$(git mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Author: //p; s/^Email: / </p' | paste -sd '')
+  [ "$v>" = "$(maintainer)" ] \
+    || die "$(rel "$p"): author '$v>' is not the maintainer of build-scripts/maintainer"
 }
 
 # Extract one sources jar into an upstream-layout module directory.
@@ -121,9 +229,16 @@ extract_sources() {
   rm -rf "$tmp"
 }
 
-# pristine: makes (once) build/pristine/<project>: the upstream tree of the rebuilt modules.
+# pristine_dir: where pristine keeps the upstream tree of the current project, VERSION and
+# modules (lines with the same baseline and modules share it).
+pristine_dir() {
+  echo "$BUILD_ROOT/pristine/$PROJECT-$VERSION-$(sha1sum <<<"$MODULES" | cut -c1-8)"
+}
+
+# pristine: makes (once) pristine_dir: the upstream tree of the rebuilt modules at VERSION.
 pristine() {
-  local out="$BUILD/pristine/$PROJECT" stamp="$PROJECT $VERSION $MODULES"
+  local out stamp="$PROJECT $VERSION $MODULES"
+  out=$(pristine_dir)
   if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then return; fi
   info "unpacking pristine $PROJECT $VERSION sources from Maven Central"
   local tmp="$out.tmp.$$" a path main test pom
@@ -138,6 +253,55 @@ pristine() {
   done < <(modules)
   echo "$stamp" >"$tmp/.stamp"
   rm -rf "$out"; mv "$tmp" "$out"
+}
+
+# add_release TREE: commits pristine_dir (made by pristine) into the git tree TREE as a root
+# commit of its own, tagged upstream-VERSION, and leaves TREE on it.
+add_release() {
+  local tree=$1 src
+  src=$(pristine_dir)
+  (
+    cd "$tree"
+    git_fixed checkout -q --orphan "release-$VERSION"
+    git_fixed rm -rq --cached .
+    find . -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+    cp -a "$src/." .
+    rm -f .stamp
+    git_fixed add -A .
+    git_fixed commit -q -m "Pristine Apache $NAME $VERSION (Maven Central sources jars)"
+    git_fixed tag "upstream-$VERSION"
+  ) || die "could not add $NAME $VERSION to $(rel "$tree")"
+}
+
+# onto_version RELEASE: the version of the current project's artifacts for RELEASE: with the
+# suffix of the line's baseline version if Maven Central has that build (2.6.6 on a line based on
+# 2.6.4-hadoop3: 2.6.6-hadoop3), else RELEASE itself.
+onto_version() {
+  local r=$1 suffix=""
+  [[ "$r" == *-* ]] || [[ "$VERSION" != *-* ]] || suffix="-${VERSION#*-}"
+  if [ -n "$suffix" ] && on_central "$r$suffix"; then echo "$r$suffix"; else echo "$r"; fi
+}
+
+# on_central VERSION: whether Maven Central has some rebuilt module of the current project at
+# VERSION (its POM).
+on_central() {
+  local a path
+  while read -r a path; do
+    if (fetch "$GROUP:$a:$1:pom") >/dev/null 2>&1; then return 0; fi
+  done < <(modules)
+  return 1
+}
+
+# release_of VERSION: the release a version belongs to (2.6.4-hadoop3 -> 2.6.4).
+release_of() { echo "${1%%-*}"; }
+# version_le A B: whether release A is B or older.
+version_le() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -1)" = "$1" ]; }
+# applied_upstream PATCH RELEASE: whether the patch's Applied-Upstream release is RELEASE or older
+# (upstream ships the feature there; the patch drops out of a series on RELEASE).
+applied_upstream() {
+  local v
+  v=$(dep3 "$1" Applied-Upstream); v=${v%%,*}
+  [ -n "$v" ] && version_le "$v" "$(release_of "$2")"
 }
 
 # Fixed identity and dates so that trees made from the same inputs have the same commit ids.
@@ -159,7 +323,7 @@ make_tree() {
   pristine
   tmp="$dest.tmp.$$"
   rm -rf "$tmp"; mkdir -p "$(dirname "$dest")"
-  cp -a "$BUILD/pristine/$PROJECT" "$tmp"
+  cp -a "$(pristine_dir)" "$tmp"
   rm -f "$tmp/.stamp"
   (
     cd "$tmp"
@@ -185,19 +349,15 @@ make_tree() {
 # inputs_hash: a hash of everything the build of the current project depends on.
 inputs_hash() {
   {
-    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/* \
-      "$TOP/build-scripts/compile-excludes"
+    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/*
+    echo "$LINE $MODULES $MVN_FLAGS $VERSION"
+    compile_excludes
     cat "$PATCHES/series"
     local list; list=$(series_patches) || exit 1
     [ -z "$list" ] || xargs -r -d '\n' cat <<<"$list"
     echo "$JVM_FLAGS"
   } | sha256sum | awk '{print $1}'
 }
-
-# Maven arguments of the integration-tests module: versions from this file, Hadoop 3 profile.
-# shellcheck disable=SC2206
-IT_MAVEN_ARGS=($HBASE_MAVEN_FLAGS -Dhadoop.version="$HADOOP_VERSION" -Dhbase.version="$HBASE_VERSION"
-  -Dvendor.suffix="$VENDOR_SUFFIX")
 
 # Maven copies artifacts it resolves from the file repository build/repo into the local
 # repository; drop those copies of the vendor versions so that the jars just built are used.
@@ -217,7 +377,7 @@ compile_harness() {
   drop_cached_vendor_artifacts
   info "compiling the integration harness"
   (cd "$it" && "${MVN[@]}" test-compile dependency:build-classpath "${IT_MAVEN_ARGS[@]}" \
-    -Dmdep.includeScope=test -Dmdep.outputFile="$it/target/harness.classpath") \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$IT_TARGET/harness.classpath") \
     || die "could not compile integration-tests against build/repo"
 }
 
@@ -225,26 +385,30 @@ run_harness_main() {
   local name=$1 cls=$2 it="$TOP/integration-tests"; shift 2
   compile_harness
   mkdir -p "$BUILD/$name/logs"
-  info "running $cls (cluster log: build/$name/logs/cluster.log)"
+  info "running $cls (cluster log: $(rel "$BUILD/$name")/logs/cluster.log)"
   # From the project's directory, so that the report's path is printed relative to it.
   # shellcheck disable=SC2086
   (cd "$TOP" && java $JVM_FLAGS -Xmx3g -Djava.net.preferIPv4Stack=true \
-    -Djdk.net.hosts.file="$it/target/hosts" -Dlh.log.dir="$BUILD/$name/logs" \
+    -Djdk.net.hosts.file="$IT_TARGET/hosts" -Dlh.log.dir="$BUILD/$name/logs" \
     -Dtest.build.data.basedirectory="$BUILD/$name/data/" -Dtest.build.data="$BUILD/$name/data" \
-    -Dlh.report.dir=build/report \
-    -cp "$it/target/test-classes:$(cat "$it/target/harness.classpath")" "$cls" "$@")
+    -Dlh.report.dir="$(rel "$BUILD")/report" \
+    -cp "$IT_TARGET/test-classes:$(cat "$IT_TARGET/harness.classpath")" "$cls" "$@")
 }
 
 # run_cluster_main CLASS [ARG...]: runs CLASS (a main class of the integration harness) on host0
 # of the real cluster of build-scripts/cluster, which must be up, with the harness's classes and
-# its chart library after the cluster's classpath; reports go to build/report/real-cluster/.
+# its chart library after the cluster's classpath; reports go to build/<line>/report/real-cluster/.
 run_cluster_main() {
   local it="$TOP/integration-tests" charts
-  charts=$(tr ':' '\n' <"$it/target/harness.classpath" | grep '/jfreechart-' | head -1)
-  [ -n "$charts" ] || die "no jfreechart jar in integration-tests/target/harness.classpath"
+  charts=$(tr ':' '\n' <"$IT_TARGET/harness.classpath" | grep '/jfreechart-' | head -1)
+  [ -n "$charts" ] || die "no jfreechart jar in $(rel "$IT_TARGET")/harness.classpath"
   # From the project's directory, so that the report's path is printed relative to it.
-  (cd "$TOP" && LH_EXTRA_CLASSPATH="$it/target/test-classes:$charts" \
+  (cd "$TOP" && LH_EXTRA_CLASSPATH="$IT_TARGET/test-classes:$charts" \
     "$TOP/build-scripts/cluster" java host0 -Xmx1g -Djava.awt.headless=true \
-    -Dlh.cluster.script="$TOP/build-scripts/cluster" -Dlh.report.dir=build/report/real-cluster \
+    -Dlh.cluster.script="$TOP/build-scripts/cluster" -Dlh.report.dir="$(rel "$BUILD")/report/real-cluster" \
     "$@")
 }
+
+# The default line: $LH_LINE (set by a script that runs this one), else the first of
+# build-scripts/lines. A script's --line option (line_option) selects another.
+select_line "${LH_LINE:-$(lines | awk 'NR == 1 {print $1}')}"

@@ -24,7 +24,7 @@ import org.apache.hadoop.hbase.ServerName;
  * The actions a demo or a benchmark takes on a cluster besides using it as a client: crash a
  * RegionServer and run the LocalityHealer. The one-JVM harness aborts a RegionServer thread and
  * runs the healer in its own JVM; the real cluster kills the RegionServer's process (SIGKILL) and
- * runs build/dist/bin/locality-healer as a process of its own.
+ * runs build/<line>/dist/bin/locality-healer as a process of its own.
  */
 public interface ClusterControl extends ClusterAccess {
 

@@ -41,14 +41,16 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  * The real multi-host cluster of build-scripts/cluster, seen from a program running on one of
  * its hosts ({@code build-scripts/cluster java host0 CLASS}): the configuration is the cluster's
  * (its conf directory is on the classpath), a RegionServer crash is a SIGKILL of its process
- * ({@code cluster kill}) and the healer is build/dist/bin/locality-healer as its own process
- * ({@code cluster healer}). The path of build-scripts/cluster comes from the system property
- * {@code lh.cluster.script}.
+ * ({@code cluster kill}) and the healer is build/<line>/dist/bin/locality-healer as its own
+ * process ({@code cluster healer}). The path of build-scripts/cluster comes from the system
+ * property {@code lh.cluster.script}, the cluster's directory (build/<line>/cluster) from
+ * {@code lh.cluster.dir}.
  */
 public final class RealCluster implements ClusterControl, AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Configuration conf;
   private final File script;
+  private final File clusterDir;
   private final File healerLog;
   private Connection connection;
   private volatile long movesAtStart = -1;
@@ -62,11 +64,16 @@ public final class RealCluster implements ClusterControl, AutoCloseable {
         + s);
     }
     script = new File(s);
+    String d = System.getProperty("lh.cluster.dir");
+    if (d == null || !new File(d, "state/hosts").isFile()) {
+      throw new IllegalStateException("system property lh.cluster.dir must name the directory"
+        + " of a running cluster of build-scripts/cluster (build/<line>/cluster); got " + d);
+    }
+    clusterDir = new File(d);
     // hdfs-site.xml too (block size, replication, balancer bandwidth), as an HDFS client reads it.
     HdfsConfiguration.init();
     conf = HBaseConfiguration.create();
-    healerLog = new File(script.getParentFile().getParentFile(),
-      "build/cluster/logs/host0-healer.log");
+    healerLog = new File(clusterDir, "logs/host0-healer.log");
   }
 
   @Override
@@ -147,7 +154,7 @@ public final class RealCluster implements ClusterControl, AutoCloseable {
       }
       if (json.length() == 0) {
         throw new IOException("the LocalityHealer exited " + p.exitValue() + " without a"
-          + " summary; see build/cluster/logs/host0-healer.log");
+          + " summary; see " + healerLog);
       }
       return JSON.readTree(json);
     } finally {
@@ -213,10 +220,10 @@ public final class RealCluster implements ClusterControl, AutoCloseable {
     return script.getParentFile().getParentFile();
   }
 
-  /** The hosts of the cluster running {@code role}, from build/cluster/state/hosts. */
+  /** The hosts of the cluster running {@code role}, from build/<line>/cluster/state/hosts. */
   public List<String> hostsWith(String role) throws IOException {
     List<String> out = new ArrayList<>();
-    for (String line : Files.readAllLines(new File(projectDir(), "build/cluster/state/hosts")
+    for (String line : Files.readAllLines(new File(clusterDir, "state/hosts")
       .toPath(), StandardCharsets.UTF_8)) {
       String[] f = line.trim().split("\\s+");
       if (Arrays.asList(f).subList(2, f.length).contains(role)) {
@@ -226,14 +233,14 @@ public final class RealCluster implements ClusterControl, AutoCloseable {
     return out;
   }
 
-  /** The log of a daemon, build/cluster/logs/HOST-ROLE.log. */
+  /** The log of a daemon, build/<line>/cluster/logs/HOST-ROLE.log. */
   public File log(String host, String role) {
-    return new File(projectDir(), "build/cluster/logs/" + host + "-" + role + ".log");
+    return new File(clusterDir, "logs/" + host + "-" + role + ".log");
   }
 
   /** The pid of a daemon, or -1 if it is not running. */
   public long pid(String host, String role) {
-    File f = new File(projectDir(), "build/cluster/state/" + host + "-" + role + ".pid");
+    File f = new File(clusterDir, "state/" + host + "-" + role + ".pid");
     try {
       return Long.parseLong(new String(Files.readAllBytes(f.toPath()),
         StandardCharsets.UTF_8).trim());

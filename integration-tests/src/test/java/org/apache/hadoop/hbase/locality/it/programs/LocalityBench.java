@@ -146,7 +146,8 @@ public final class LocalityBench {
       OUT.println("   targets:");
       target(String.format("healer bytes moved / non-local bytes = %.3f (<= 1.05)", moved),
         moved <= 1.05, "the healer moved blocks that were local or moved a block twice: see"
-          + " its pass lines (blocks planned / moved / failed) in build/bench/logs/cluster.log");
+          + " its pass lines (blocks planned / moved / failed) in"
+          + " build/<line>/bench/logs/cluster.log");
       target(String.format("healer / compaction bytes written = %.3f (<= 0.35 x non-local"
         + " fraction %.3f = %.3f)", written, fraction, 0.35 * fraction),
         written <= 0.35 * fraction, "DataNode bytes written include the cluster's other writes"
@@ -370,17 +371,18 @@ public final class LocalityBench {
     }
     OUT.println("   targets:");
     target(String.format("failed reads in every run: %.0f (0)", errors), errors == 0,
-      "the reader's errors are logged with their exceptions in build/bench/logs/cluster.log");
+      "the reader's errors are logged with their exceptions in"
+        + " build/<line>/bench/logs/cluster.log");
     target(String.format("ReplicaNotFoundException retries with the series: %.0f (0)",
       on[0][3] + on[1][3] + on[2][3]), on[0][3] + on[1][3] + on[2][3] == 0,
       "a RegionServer stream read a replaced replica after the NameNode deleted it, i.e. the"
         + " stream's locations were not refreshed within the grace period; the hdfs.DFSClient"
-        + " lines in build/bench/logs/cluster.log name the block and DataNode");
+        + " lines in build/<line>/bench/logs/cluster.log name the block and DataNode");
     target(String.format("p99 during healing / p99 before, with the series: %.2f (<= 1.5)",
       on[1][1] / on[0][1]), on[1][1] <= 1.5 * on[0][1], "reads competed for the 2 cores with"
         + " the block moves and the NameNode; reader figures swing between runs on a small"
         + " machine, compare several runs");
     OUT.println("   (RNF retries and refetch waits: lines of the RegionServers' HDFS client log,"
-      + " hdfs.DFSClient, in build/bench/logs/cluster.log during each phase)");
+      + " hdfs.DFSClient, in build/<line>/bench/logs/cluster.log during each phase)");
   }
 }

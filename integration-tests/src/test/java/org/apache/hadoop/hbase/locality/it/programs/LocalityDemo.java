@@ -214,8 +214,9 @@ public final class LocalityDemo {
     }
 
     OUT.println("\nRunning LocalityHealer --once --table demo --threshold 1.0 --grace 5"
-      + (cluster instanceof RealCluster ? " (build/dist/bin/locality-healer on host0, its own"
-        + " process)" : "") + " ...");
+      + (cluster instanceof RealCluster
+        ? " (build/<line>/dist/bin/locality-healer on host0, its own process)"
+        : "") + " ...");
     reader.phase(2);
     double tHeal = now();
     CompletableFuture<JsonNode> healing = CompletableFuture.supplyAsync(() -> {

@@ -186,7 +186,7 @@ public final class RealClusterBench {
     double faster = compact.seconds / Math.max(0.001, heal.seconds);
     OUT.println("   targets:");
     target(String.format("healer bytes moved / non-local bytes = %.3f (<= 1.05)", moved),
-      moved <= 1.05, "see the healer's pass lines in build/cluster/logs/host0-healer.log");
+      moved <= 1.05, "see the healer's pass lines in build/<line>/cluster/logs/host0-healer.log");
     // A compaction writes every byte once per replica, the healer each non-local byte once.
     double writtenTarget = 1.05 * fraction / replication;
     target(String.format("healer / compaction bytes written = %.3f (<= 1.05 x non-local"
@@ -585,10 +585,10 @@ public final class RealClusterBench {
     double p99During = on.path("phases").path(1).path("p99_ms").asDouble(Double.NaN);
     OUT.println("   targets:");
     target(String.format("failed reads in both runs: %.0f (0)", errors), errors == 0,
-      "the reader's errors: see the RegionServers' logs in build/cluster/logs");
+      "the reader's errors: see the RegionServers' logs in build/<line>/cluster/logs");
     target(String.format("ReplicaNotFoundException retries with the series: %.0f (0)", rnfOn),
       rnfOn == 0, "a RegionServer stream read a replaced replica after the NameNode deleted it;"
-        + " the hdfs.DFSClient lines of build/cluster/logs/host*-regionserver.log name it");
+        + " the hdfs.DFSClient lines of build/<line>/cluster/logs/host*-regionserver.log name it");
     target(String.format("p99 during healing / p99 before, with the series: %.2f (<= 1.5)",
       p99During / p99Before), p99During <= 1.5 * p99Before, "reads competed for the 2 cores"
         + " with the block moves; compare several runs");
