@@ -352,6 +352,7 @@ inputs_hash() {
     cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/*
     echo "$LINE $MODULES $MVN_FLAGS $VERSION"
     compile_excludes
+    if [ -d "$PATCHES/test-deps" ]; then cat "$PATCHES"/test-deps/*; fi
     cat "$PATCHES/series"
     local list; list=$(series_patches) || exit 1
     [ -z "$list" ] || xargs -r -d '\n' cat <<<"$list"

@@ -198,6 +198,13 @@ public final class HdfsClientBench {
 
   /** Client key of HDFS-16262: the longest a stream's locations go unrefreshed. */
   static final String MAX_AGE_KEY = "dfs.client.refresh.read-block-locations.max-age.ms";
+  /**
+   * Registration of every stream when opened: built into our HDFS-16262 (line lh-2.4), a
+   * follow-up key on upstream's (lh-2.6), where streams are otherwise registered from the read
+   * path only once they are one interval old; ignored by lh-2.4.
+   */
+  static final String REGISTER_ON_OPEN_KEY =
+    "dfs.client.refresh.read-block-locations.register-on-open";
 
   private static void refresherCost(MiniDFSCluster cluster, int streams) throws Exception {
     OUT.println("== 2. refresher cost (HDFS-16262): NameNode getBlockLocations calls per"
@@ -236,6 +243,7 @@ public final class HdfsClientBench {
       long maxAgeMs, int passes) throws Exception {
     Configuration conf = new Configuration(cluster.getConfiguration(0));
     conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, 1000);
+    conf.setBoolean(REGISTER_ON_OPEN_KEY, true);
     conf.setLong(MAX_AGE_KEY, maxAgeMs);
     conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-cost-" + System.nanoTime());
     List<FSDataInputStream> open = new ArrayList<>();
@@ -319,6 +327,7 @@ public final class HdfsClientBench {
       throws Exception {
     Configuration conf = new Configuration(cluster.getConfiguration(0));
     conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, refreshMs);
+    conf.setBoolean(REGISTER_ON_OPEN_KEY, true);
     conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-oc-" + refreshMs + "-"
       + System.nanoTime());
     try (DistributedFileSystem fs = (DistributedFileSystem) DistributedFileSystem
@@ -342,6 +351,7 @@ public final class HdfsClientBench {
       throws Exception {
     Configuration conf = new Configuration(cluster.getConfiguration(0));
     conf.setLong(HdfsClientConfigKeys.DFS_CLIENT_REFRESH_READ_BLOCK_LOCATIONS_MS_KEY, refreshMs);
+    conf.setBoolean(REGISTER_ON_OPEN_KEY, true);
     // A client context of its own, so each configuration gets its own refresher.
     conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "bench-" + refreshMs + "-" + System.nanoTime());
     try (DistributedFileSystem fs = (DistributedFileSystem) DistributedFileSystem

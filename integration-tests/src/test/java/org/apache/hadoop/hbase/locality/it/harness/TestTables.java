@@ -18,14 +18,23 @@
 package org.apache.hadoop.hbase.locality.it.harness;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -88,6 +97,7 @@ public final class TestTables {
         .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY)
           .setDFSReplication(dfsReplication).build()).build(), splits);
     }
+    spreadRegions(conn, table);
     try (Table t = conn.getTable(table)) {
       for (int r = 0; r < regions; r++) {
         List<Put> puts = new ArrayList<>();
@@ -128,6 +138,71 @@ public final class TestTables {
       }
     }
     return rows;
+  }
+
+  /**
+   * Spreads the regions of {@code table} evenly over the live RegionServers, moving as few as
+   * needed. HBase 2.4 assigns a new table's regions round robin; HBase 2.6 may open them all on
+   * the first RegionServer that registered, and the tests need regions on every server.
+   */
+  static void spreadRegions(Connection conn, TableName table) throws IOException {
+    try (Admin admin = conn.getAdmin(); RegionLocator locator = conn.getRegionLocator(table)) {
+      Map<ServerName, List<byte[]>> byServer = new TreeMap<>();
+      for (ServerName sn : admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
+        .getLiveServerMetrics().keySet()) {
+        byServer.put(sn, new ArrayList<>());
+      }
+      if (byServer.size() < 2) {
+        return;
+      }
+      for (HRegionLocation loc : locator.getAllRegionLocations()) {
+        if (loc.getRegion().getReplicaId() == 0 && byServer.containsKey(loc.getServerName())) {
+          byServer.get(loc.getServerName()).add(loc.getRegion().getEncodedNameAsBytes());
+        }
+      }
+      Map<String, ServerName> moved = new HashMap<>();
+      while (true) {
+        ServerName most = null;
+        ServerName least = null;
+        for (Map.Entry<ServerName, List<byte[]>> e : byServer.entrySet()) {
+          if (most == null || e.getValue().size() > byServer.get(most).size()) {
+            most = e.getKey();
+          }
+          if (least == null || e.getValue().size() < byServer.get(least).size()) {
+            least = e.getKey();
+          }
+        }
+        if (byServer.get(most).size() - byServer.get(least).size() <= 1) {
+          break;
+        }
+        byte[] region = byServer.get(most).remove(byServer.get(most).size() - 1);
+        byServer.get(least).add(region);
+        admin.move(region, least);
+        moved.put(Bytes.toString(region), least);
+      }
+      // Wait until the moves are visible to clients.
+      long deadline = System.currentTimeMillis() + 120_000;
+      while (!moved.isEmpty()) {
+        for (HRegionLocation loc : locator.getAllRegionLocations()) {
+          String region = loc.getRegion().getEncodedName();
+          if (loc.getServerName() != null && loc.getServerName().equals(moved.get(region))) {
+            moved.remove(region);
+          }
+        }
+        if (moved.isEmpty()) {
+          break;
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException("regions of " + table + " not moved within 120 s: " + moved);
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while spreading " + table);
+        }
+      }
+    }
   }
 
   private static void put(Table t, List<Put> puts) throws IOException {
