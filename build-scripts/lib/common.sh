@@ -75,6 +75,13 @@ select_line() {
     -Dhbase.version="$HBASE_VERSION" -Dvendor.suffix="$VENDOR_SUFFIX" -Dlh.repo="$BUILD/repo")
 }
 
+# line_given ARG...: true if the arguments name a line (--line NAME or --line=NAME).
+line_given() {
+  local a
+  for a in "$@"; do case "$a" in --line|--line=*) return 0 ;; esac; done
+  return 1
+}
+
 # line_option ARG...: takes --line NAME (or --line=NAME) out of the arguments, selects that line
 # (default: $LH_LINE, else the first line of build-scripts/lines) and leaves the other arguments
 # in the array ARGS.
