@@ -152,19 +152,29 @@ public interface ClusterAccess {
 
   /**
    * Waits (60 s at most) until the locality every region of {@code table} reports equals the one
-   * computed from its block locations, i.e. until the RegionServers' reports have caught up.
+   * computed from its block locations, i.e. until the RegionServers' reports have caught up: the
+   * region's own server says so, and so does the master's last report of that server, which is
+   * what the LocalityHealer and the balancer read (it lags behind by up to a report interval,
+   * e.g. for a region that has just been opened on another server).
    */
   default void waitForLocalityReports(TableName table) throws Exception {
     long deadline = System.currentTimeMillis() + 60_000;
     String behind = "";
     while (System.currentTimeMillis() < deadline) {
       behind = "";
+      Map<String, Double> atMaster = reportedLocalities(table);
       for (Map.Entry<RegionInfo, ServerName> e : regionsOf(table).entrySet()) {
         double reported = reportedLocality(e.getKey(), e.getValue());
         double computed = computedLocality(e.getKey(), e.getValue().getHostname());
+        Double master = atMaster.get(e.getKey().getEncodedName());
         if (Double.isNaN(reported) || Math.abs(reported - computed) > 1e-4) {
           behind = e.getKey().getEncodedName() + " reports " + reported + ", HDFS gives "
             + computed;
+          break;
+        }
+        if (master == null || Math.abs(master - computed) > 1e-4) {
+          behind = e.getKey().getEncodedName() + " reports " + reported
+            + ", the master's last report of it " + master + ", HDFS gives " + computed;
           break;
         }
       }
