@@ -73,7 +73,16 @@ public final class RealClusterLocalityCheck {
         out.write(data);
       }
       try {
+        // close() returns once each block has its minimal replication: the other replicas are
+        // known to the NameNode only when their DataNodes' incremental reports arrive.
+        short replication = fs.getFileStatus(file).getReplication();
+        long deadline = System.currentTimeMillis() + 60_000;
         BlockLocation[] blocks = fs.getFileBlockLocations(file, 0, data.length);
+        while (!allReplicasKnown(blocks, replication)
+          && System.currentTimeMillis() < deadline) {
+          Thread.sleep(200);
+          blocks = fs.getFileBlockLocations(file, 0, data.length);
+        }
         int firstHere = 0;
         for (BlockLocation b : blocks) {
           // The NameNode sorts by distance to the caller: this host's DataNode first.
@@ -105,5 +114,15 @@ public final class RealClusterLocalityCheck {
       System.out.println("FAILED " + f);
     }
     System.exit(failures.isEmpty() ? 0 : 1);
+  }
+
+  private static boolean allReplicasKnown(BlockLocation[] blocks, short replication)
+    throws IOException {
+    for (BlockLocation b : blocks) {
+      if (b.getHosts().length < replication) {
+        return false;
+      }
+    }
+    return true;
   }
 }
