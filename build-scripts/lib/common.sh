@@ -132,9 +132,17 @@ fetch() {
   t=${t:-jar}
   local f="$M2_REPO/${g//.//}/$a/$v/$a-$v${c:+-$c}.$t"
   if [ ! -f "$f" ] || [ ! -f "$f.sha1" ]; then
-    rm -f "$f" "$f.sha1"
-    "${MVN[@]}" dependency:get -Dtransitive=false -Dartifact="$g:$a:$v:$t${c:+:$c}" >&2 \
-      || die "download of $spec from Maven Central failed"
+    # One download at a time (lines and port-check run side by side), checked again once ours.
+    local lock
+    mkdir -p "$M2_REPO"
+    exec {lock}>>"$M2_REPO/.lh-fetch.lock"
+    flock "$lock"
+    if [ ! -f "$f" ] || [ ! -f "$f.sha1" ]; then
+      rm -f "$f" "$f.sha1"
+      "${MVN[@]}" dependency:get -Dtransitive=false -Dartifact="$g:$a:$v:$t${c:+:$c}" >&2 \
+        || die "download of $spec from Maven Central failed"
+    fi
+    exec {lock}>&-
   fi
   [ -f "$f.sha1" ] || die "no published sha1 for $spec next to $f"
   local want got
@@ -244,9 +252,16 @@ pristine_dir() {
 
 # pristine: makes (once) pristine_dir: the upstream tree of the rebuilt modules at VERSION.
 pristine() {
-  local out stamp="$PROJECT $VERSION $MODULES"
+  local out stamp="$PROJECT $VERSION $MODULES" lock
   out=$(pristine_dir)
   if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then return; fi
+  # Made once: a script that runs side by side with this one waits for it, then finds it made.
+  mkdir -p "$BUILD_ROOT/pristine"
+  exec {lock}>>"$out.lock"
+  flock "$lock"
+  if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ]; then
+    exec {lock}>&-; return
+  fi
   info "unpacking pristine $PROJECT $VERSION sources from Maven Central"
   local tmp="$out.tmp.$$" a path main test pom
   rm -rf "$tmp"; mkdir -p "$tmp"
@@ -260,6 +275,7 @@ pristine() {
   done < <(modules)
   echo "$stamp" >"$tmp/.stamp"
   rm -rf "$out"; mv "$tmp" "$out"
+  exec {lock}>&-
 }
 
 # add_release TREE: commits pristine_dir (made by pristine) into the git tree TREE as a root

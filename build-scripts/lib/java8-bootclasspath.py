@@ -46,7 +46,9 @@ def main():
                         seen.add(rel)
                         jar.write(os.path.join(d, f), rel)
     os.replace(out + ".tmp", out)
-    print("%s: %d Java 8 API classes, %d JDK internals" % (out, n_api, len(seen) - n_api))
+    # The path relative to the working directory (the project's, when the build runs it).
+    print("%s: %d Java 8 API classes, %d JDK internals"
+          % (os.path.relpath(out), n_api, len(seen) - n_api))
 
 
 if __name__ == "__main__":
