@@ -30,6 +30,11 @@ JVM_FLAGS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/jav
 --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
 -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"
 
+# No automatic 'git gc' in the trees the scripts make: a commit of a whole upstream tree passes
+# the loose-object threshold, and the gc it starts runs on in the background, writing into .git
+# while a script removes or moves the tree ('rm: cannot remove .git: Directory not empty').
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0
+
 die() { echo "error: $*" >&2; exit 1; }
 # rel PATH: PATH relative to the project if it is inside it, for messages.
 rel() { case "$1" in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac; }
