@@ -20,8 +20,13 @@ package org.apache.hadoop.hbase.locality.it.harness;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.Socket;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.StorageType;
@@ -72,10 +77,15 @@ public final class BlockMoves {
     }
   }
 
+  /** How long {@link #makeLocal} waits for the NameNode to learn of the moved replicas. */
+  private static final long NAMENODE_WAIT_MS = 60_000;
+
   /**
    * Gives every block of {@code files} a replica on the DataNode of {@code host} by moving one
    * existing replica there (the first holder is source and proxy), the way a healer would.
-   * Returns the bytes moved.
+   * Returns the bytes moved, once the NameNode lists a replica on {@code host} for every moved
+   * block: a DataNode reports a replica it received in an incremental block report, which can
+   * come after replaceBlock has returned.
    */
   public static long makeLocal(DistributedFileSystem dfs, List<FileStatus> files, String host)
       throws IOException {
@@ -98,6 +108,7 @@ public final class BlockMoves {
       throw new IOException("no live DataNode on host " + host);
     }
     long moved = 0;
+    Map<String, Set<Long>> movedBlocks = new HashMap<>();
     for (FileStatus f : files) {
       String path = f.getPath().toUri().getPath();
       for (LocatedBlock lb : dfs.getClient().getLocatedBlocks(path, 0, f.getLen())
@@ -110,9 +121,54 @@ public final class BlockMoves {
           DatanodeInfo from = source.apply(lb);
           replaceBlock(lb.getBlock(), from, from, target);
           moved += lb.getBlockSize();
+          movedBlocks.computeIfAbsent(path, p -> new HashSet<>()).add(lb.getBlock().getBlockId());
         }
       }
     }
+    waitUntilKnown(dfs, movedBlocks, host);
     return moved;
+  }
+
+  /**
+   * Waits until the NameNode lists a replica on {@code host} for each block, by file path.
+   * @throws IOException naming the blocks still without one after {@link #NAMENODE_WAIT_MS}
+   */
+  private static void waitUntilKnown(DistributedFileSystem dfs, Map<String, Set<Long>> blocks,
+      String host) throws IOException {
+    long deadline = System.currentTimeMillis() + NAMENODE_WAIT_MS;
+    Map<String, Set<Long>> missing = blocks;
+    while (true) {
+      Map<String, Set<Long>> stillMissing = new HashMap<>();
+      for (Map.Entry<String, Set<Long>> e : missing.entrySet()) {
+        for (LocatedBlock lb : dfs.getClient().getLocatedBlocks(e.getKey(), 0, Long.MAX_VALUE)
+          .getLocatedBlocks()) {
+          if (!e.getValue().contains(lb.getBlock().getBlockId())) {
+            continue;
+          }
+          boolean known = false;
+          for (DatanodeInfo dn : lb.getLocations()) {
+            known |= dn.getHostName().equals(host);
+          }
+          if (!known) {
+            stillMissing.computeIfAbsent(e.getKey(), p -> new HashSet<>())
+              .add(lb.getBlock().getBlockId());
+          }
+        }
+      }
+      if (stillMissing.isEmpty()) {
+        return;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("after " + NAMENODE_WAIT_MS + " ms the NameNode still lists no"
+          + " replica on " + host + " of the moved blocks " + stillMissing);
+      }
+      missing = stillMissing;
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for the NameNode");
+      }
+    }
   }
 }
