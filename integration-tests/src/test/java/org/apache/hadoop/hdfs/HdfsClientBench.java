@@ -57,6 +57,8 @@ import org.apache.hadoop.test.MetricsAsserts;
  * refresher when they are opened).</li>
  * <li>NameNode getBlockLocations calls per second with no replica in its grace period vs 10,000
  * (HDFS-16261: the read path must not pay for grace replicas of other blocks).</li>
+ * <li>NameNode write lock holds per minute by the grace processing of HDFS-16261 with 10,000
+ * replicas in their grace period, none of them due (target 0), then all of them due.</li>
  * </ol>
  */
 public final class HdfsClientBench {
@@ -77,6 +79,8 @@ public final class HdfsClientBench {
     conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, 1);
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    // Counts of the namesystem lock holds per operation, for part 6.
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_LOCK_DETAILED_METRICS_KEY, true);
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf).numDataNodes(3).build();
     try {
       cluster.waitActive();
@@ -85,6 +89,7 @@ public final class HdfsClientBench {
       throughput(cluster);
       openClose(cluster);
       graceEntries(cluster);
+      graceLockHolds(cluster);
     } finally {
       cluster.shutdown();
     }
@@ -446,6 +451,92 @@ public final class HdfsClientBench {
           + " grace entries left after 60 s");
       }
       Thread.sleep(50);
+    }
+  }
+
+  // ---- 6. namesystem write lock taken by the grace processing -------------------------------
+
+  /** The detailed lock metric of the holds of the grace processing (FSNamesystemLock). */
+  private static final String GRACE_LOCK_HOLDS =
+    "FSNWriteLockProcessReplacedReplicasNanosNumOps";
+  /** Length of each measurement of part 6. */
+  private static final long GRACE_LOCK_WINDOW_MS = 15_000;
+
+  /**
+   * Namesystem write lock holds per minute by the redundancy monitor's grace processing
+   * (HDFS-16261) with 10,000 replicas in their grace period none of which is due, then all due.
+   * Counted by the NameNode's detailed lock metrics, which name the operation of each hold.
+   */
+  private static void graceLockHolds(MiniDFSCluster cluster) throws Exception {
+    long intervalS = cluster.getConfiguration(0).getLong(
+      DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY,
+      DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_DEFAULT);
+    OUT.println("== 6. NameNode write lock holds per minute by the grace processing (HDFS-16261),"
+      + " " + GRACE_ENTRIES + " replicas in their grace period, redundancy monitor every "
+      + intervalS + " s, " + GRACE_LOCK_WINDOW_MS / 1000 + " s per measurement");
+    if (org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.")) {
+      // Hadoop 3.3's BlockManager sees the namesystem through an interface without
+      // writeUnlock(String): its holds are all counted as "OTHER".
+      OUT.println("   not measured on Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion()
+        + ": its lock metrics cannot tell the grace processing's holds from others");
+      OUT.println();
+      return;
+    }
+    NameNode nn = cluster.getNameNode();
+    BlockManager bm = cluster.getNamesystem().getBlockManager();
+    String key = DFSConfigKeys.DFS_NAMENODE_BLOCK_REPLACE_GRACE_PERIOD_MS_KEY;
+    String oldGrace = String.valueOf(bm.getBlockReplaceGracePeriodMs());
+    DatanodeDescriptor dn = bm.getDatanodeManager()
+      .getDatanode(cluster.getDataNodes().get(0).getDatanodeUuid());
+    try {
+      dropGraceEntries(nn, bm);
+      nn.reconfigureProperty(key, "3600000");
+      long firstId = Long.MAX_VALUE / 4;
+      for (int i = 0; i < GRACE_ENTRIES; i++) {
+        bm.addReplacedReplicaForTesting(new Block(firstId + i, 1024, 1), dn);
+      }
+      long h0 = graceLockHolds();
+      long t0 = System.nanoTime();
+      Thread.sleep(GRACE_LOCK_WINDOW_MS);
+      double none = (graceLockHolds() - h0) * 60e9 / (System.nanoTime() - t0);
+      long left = bm.getPendingDeletionReplacedBlocksCount();
+      OUT.printf("   none due: %.1f holds/min (%d entries left)%n", none, left);
+      target(none == 0 && left == GRACE_ENTRIES,
+        String.format("none due: %.1f write lock holds/min (target 0)", none));
+
+      // Every entry due: the synthetic entries name blocks the NameNode does not have, so each
+      // is dropped, not invalidated.
+      h0 = graceLockHolds();
+      t0 = System.nanoTime();
+      nn.reconfigureProperty(key, "1");
+      long ended = -1;
+      long end = t0 + TimeUnit.MILLISECONDS.toNanos(GRACE_LOCK_WINDOW_MS);
+      while (System.nanoTime() < end) {
+        if (ended < 0 && bm.getPendingDeletionReplacedBlocksCount() == 0) {
+          ended = System.nanoTime() - t0;
+        }
+        Thread.sleep(10);
+      }
+      long holds = graceLockHolds() - h0;
+      OUT.printf("   all due: %d holds in %d s, %.1f holds/min; every grace period ended after"
+        + " %s%n", holds, GRACE_LOCK_WINDOW_MS / 1000,
+        holds * 60e9 / (System.nanoTime() - t0),
+        ended < 0 ? "more than the window" : TimeUnit.NANOSECONDS.toMillis(ended) + " ms");
+    } finally {
+      dropGraceEntries(nn, bm);
+      nn.reconfigureProperty(key, oldGrace);
+    }
+    OUT.println();
+  }
+
+  /** @return the holds of the write lock by the grace processing so far. */
+  private static long graceLockHolds() {
+    MetricsRecordBuilder rb = MetricsAsserts.getMetrics("FSNamesystem");
+    try {
+      return MetricsAsserts.getLongCounter(GRACE_LOCK_HOLDS, rb);
+    } catch (AssertionError absent) {
+      // The metric appears with the first hold.
+      return 0;
     }
   }
 
