@@ -204,9 +204,10 @@ public final class HdfsClientBench {
   /** Client key of HDFS-16262: the longest a stream's locations go unrefreshed. */
   static final String MAX_AGE_KEY = "dfs.client.refresh.read-block-locations.max-age.ms";
   /**
-   * Registration of every stream when opened: built into our HDFS-16262 (line lh-2.4), a
-   * follow-up key on upstream's (lh-2.6), where streams are otherwise registered from the read
-   * path only once they are one interval old; ignored by lh-2.4.
+   * Registration of every stream when opened, off by default on both lines: a key of our
+   * HDFS-16262 (line lh-2.4), where streams are otherwise registered by their first read, and a
+   * follow-up key on upstream's (lh-2.6), where they are otherwise registered from the read path
+   * once they are one interval old.
    */
   static final String REGISTER_ON_OPEN_KEY =
     "dfs.client.refresh.read-block-locations.register-on-open";
