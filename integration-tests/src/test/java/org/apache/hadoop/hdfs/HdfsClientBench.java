@@ -34,6 +34,7 @@ import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.blockmanagement.BenchGraceEntries;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -419,7 +420,7 @@ public final class HdfsClientBench {
         nn.reconfigureProperty(key, "3600000");
         long firstId = Long.MAX_VALUE / 2;
         for (int i = 0; i < GRACE_ENTRIES; i++) {
-          bm.addReplacedReplicaForTesting(new Block(firstId + i, blockSize, 1), dn);
+          BenchGraceEntries.add(bm, new Block(firstId + i, blockSize, 1), dn);
         }
         if (bm.getPendingDeletionReplacedBlocksCount() != GRACE_ENTRIES) {
           throw new IOException("expected " + GRACE_ENTRIES + " grace entries, the NameNode has "
@@ -494,7 +495,7 @@ public final class HdfsClientBench {
       nn.reconfigureProperty(key, "3600000");
       long firstId = Long.MAX_VALUE / 4;
       for (int i = 0; i < GRACE_ENTRIES; i++) {
-        bm.addReplacedReplicaForTesting(new Block(firstId + i, 1024, 1), dn);
+        BenchGraceEntries.add(bm, new Block(firstId + i, 1024, 1), dn);
       }
       long h0 = graceLockHolds();
       long t0 = System.nanoTime();
