@@ -118,8 +118,19 @@ project_vars() {
   PROJECT=$1
   PATCHES="$TOP/$1-patches/$BASELINE"
   [ -f "$PATCHES/modules" ] || die "missing modules file $(rel "$PATCHES")/modules"
-  MODULES=$(grep -v '^#' "$PATCHES/modules" | awk 'NF')
+  MODULES=$(grep -v '^#' "$PATCHES/modules" | awk 'NF {print $1, $2}')
   [ -n "$MODULES" ] || die "$(rel "$PATCHES")/modules names no module"
+  # Modules the series adds ("artifactId path new:BASE"): no upstream jar, sources or POM; built
+  # on the classpath of the rebuilt module BASE, listed before it, plus BASE's classes.
+  NEW_MODULES=$(grep -v '^#' "$PATCHES/modules" | awk 'NF >= 3 {print $1, $3}')
+  local a kind
+  while read -r a kind; do
+    [ -n "$a" ] || continue
+    [[ "$kind" == new:* ]] && awk -v b="${kind#new:}" -v a="$a" \
+      '$1 == a {exit !seen} $1 == b {seen = 1} END {if (!seen) exit 1}' <<<"$MODULES" \
+      || die "$(rel "$PATCHES")/modules: $a: expected 'new:BASE', BASE a module listed before it," \
+        "got '$kind'"
+  done <<<"$NEW_MODULES"
   VVERSION="$VERSION-$VENDOR_SUFFIX"
 }
 
@@ -159,6 +170,10 @@ fetch() {
 
 # modules: prints "artifactId path" lines of the current project.
 modules() { echo "$MODULES"; }
+# new_module_base ARTIFACT: prints the BASE of a module the series adds (see project_vars); fails
+# for a module upstream has.
+new_module_base() { awk -v a="$1" '$1 == a {print substr($2, 5); found = 1} END {exit !found}' \
+  <<<"$NEW_MODULES"; }
 
 # series_patches: prints the absolute paths of the current project's series, in order.
 series_patches() {
@@ -271,6 +286,7 @@ pristine() {
   local tmp="$out.tmp.$$" a path main test pom
   rm -rf "$tmp"; mkdir -p "$tmp"
   while read -r a path; do
+    if new_module_base "$a" >/dev/null; then continue; fi
     main=$(fetch "$GROUP:$a:$VERSION:jar:sources") \
       && test=$(fetch "$GROUP:$a:$VERSION:jar:test-sources") \
       && pom=$(fetch "$GROUP:$a:$VERSION:pom") || { rm -rf "$tmp"; exit 1; }
@@ -315,6 +331,7 @@ onto_version() {
 on_central() {
   local a path
   while read -r a path; do
+    if new_module_base "$a" >/dev/null; then continue; fi
     if (fetch "$GROUP:$a:$1:pom") >/dev/null 2>&1; then return 0; fi
   done < <(modules)
   return 1

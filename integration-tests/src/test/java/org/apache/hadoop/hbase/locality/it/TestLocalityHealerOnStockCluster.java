@@ -20,6 +20,7 @@ package org.apache.hadoop.hbase.locality.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.io.File;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
@@ -31,6 +32,7 @@ import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
 import org.apache.hadoop.hbase.locality.it.harness.HealChecks;
+import org.apache.hadoop.hbase.locality.it.harness.HealerJarProcess;
 import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
 import org.apache.hadoop.hbase.locality.it.harness.SeriesConf;
 import org.apache.hadoop.hbase.locality.it.harness.TestTables;
@@ -84,7 +86,10 @@ public class TestLocalityHealerOnStockCluster {
 
   @Test
   public void testOnceHealsAndTheNextRunPlansNothing() throws Exception {
-    cluster.waitForLocalityReports(TABLE);
+    // Not waiting for the reports first: after the other test's healing they never catch up on
+    // a stock cluster. Moving the regions reopens them, so they then report HDFS's locality,
+    // once the replicas the other test moved away from are deleted.
+    cluster.waitForReplicasSettled();
     cluster.moveEveryRegionToNextServer(TABLE);
     cluster.waitForLocalityReports(TABLE);
     HealChecks before = HealChecks.before(cluster, TABLE);
@@ -113,6 +118,55 @@ public class TestLocalityHealerOnStockCluster {
     assertEquals(0, second.getBlocksPlanned());
     assertEquals(0, second.getRegionsBelowThreshold());
     assertEquals(second.toTable(), 1.0f, second.getLocalityAfter(), 0f);
+    assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
+  }
+
+  /**
+   * The healer's jar alone, as an operator adds it to a stock installation: a JVM of its own whose
+   * class path is the cluster's client configuration, upstream's own Hadoop 3.4.2 and HBase 2.6.4
+   * jars (line lh-2.6; on lh-2.4, whose upstream HBase jars are built for Hadoop 2, the line's
+   * rebuilt jars) and the healer's jar. {@code --once} heals every region and exits 0 with HDFS
+   * locality 1.0 in its summary; a second {@code --once} plans nothing and exits 0.
+   */
+  @Test
+  public void testHealerJarAloneOnUpstreamJars() throws Exception {
+    // Not waiting for the reports first: after the other test's healing they never catch up on
+    // a stock cluster. Moving the regions reopens them, so they then report HDFS's locality,
+    // once the replicas the other test moved away from are deleted.
+    cluster.waitForReplicasSettled();
+    cluster.moveEveryRegionToNextServer(TABLE);
+    cluster.waitForLocalityReports(TABLE);
+    assertTrue("locality is not broken, nothing to test",
+      HealChecks.before(cluster, TABLE).nonLocalBytes() > 0);
+    boolean upstream = "lh-2.6".equals(System.getProperty("lh.line"));
+    // kept after the test (its logs and summaries), beside the cluster's logs
+    File dir = new File(System.getProperty("lh.log.dir", "target"),
+      "healer-jar-" + System.currentTimeMillis());
+    HealerJarProcess healer =
+      new HealerJarProcess(new Configuration(cluster.util().getConfiguration()), dir, upstream);
+    LOG.info("the healer's class path (upstream jars: {}): {}", upstream, healer.classPath());
+    if (upstream) {
+      for (String e : healer.classPath()) {
+        assertTrue("a rebuilt jar on the healer's class path: " + e, !e.contains("-lh-")
+          || e.contains("/hbase-locality-healer/"));
+      }
+    }
+    String[] args = { "--once", "--table", TABLE.getNameAsString(), "--threshold", "1.0",
+      "--grace", "2", "--max-passes", "3" };
+    HealerJarProcess.Result first = healer.run(args);
+    LOG.info("first run: {}", first);
+    assertEquals(first.toString(), 0, first.exitCode);
+    assertEquals(first.toString(), "SUCCESS", first.summary.get("exitCode").getAsString());
+    assertEquals(first.toString(), 1.0, first.summary.get("localityAfter").getAsDouble(), 0.0);
+    for (Map.Entry<RegionInfo, ServerName> e : cluster.regionsOf(TABLE).entrySet()) {
+      assertEquals("HDFS locality of " + e.getKey().getEncodedName(), 1.0,
+        cluster.computedLocality(e.getKey(), e.getValue().getHostname()), 0.0);
+    }
+    HealerJarProcess.Result second = healer.run(args);
+    LOG.info("second run: {}", second);
+    assertEquals(second.toString(), 0, second.exitCode);
+    assertEquals(second.toString(), "NOTHING_TO_DO", second.summary.get("exitCode").getAsString());
+    assertEquals(second.toString(), 0, second.summary.get("blocksPlanned").getAsLong());
     assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
   }
 

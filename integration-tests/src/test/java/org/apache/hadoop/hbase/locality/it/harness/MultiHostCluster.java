@@ -317,6 +317,18 @@ public final class MultiHostCluster implements ClusterControl, Closeable {
   }
 
   /**
+   * Waits until the NameNode holds no excess replica and no replica waiting to be deleted: the
+   * sources of earlier moves are gone from the block locations, so that a region opened now
+   * computes the locality HDFS keeps.
+   */
+  public void waitForReplicasSettled() throws Exception {
+    org.apache.hadoop.hdfs.server.namenode.FSNamesystem fsn =
+      util.getDFSCluster().getNamesystem();
+    util.waitFor(60_000, 200,
+      () -> fsn.getExcessBlocks() == 0 && fsn.getPendingDeletionBlocks() == 0);
+  }
+
+  /**
    * Moves every region of the table to the next RegionServer (as the balancer or an operator
    * would) and waits until all of them are open there.
    */
