@@ -105,7 +105,7 @@ public final class RealClusterBench {
     }
   }
 
-  private static File reportDir() {
+  static File reportDir() {
     File dir = new File(System.getProperty("lh.report.dir", "build/report/real-cluster"));
     dir.mkdirs();
     return dir;
@@ -489,7 +489,7 @@ public final class RealClusterBench {
     }
   }
 
-  private static void moveEveryRegionToNextServer(RealCluster cluster, TableName table)
+  static void moveEveryRegionToNextServer(RealCluster cluster, TableName table)
       throws Exception {
     List<ServerName> servers = new ArrayList<>(cluster.admin().getRegionServers());
     servers.sort(null);
@@ -523,7 +523,7 @@ public final class RealClusterBench {
   }
 
   /** Sizes of the RegionServers' logs. */
-  private static long[] logSizes(RealCluster cluster) throws IOException {
+  static long[] logSizes(RealCluster cluster) throws IOException {
     List<String> hosts = cluster.hostsWith("regionserver");
     long[] out = new long[hosts.size()];
     for (int i = 0; i < out.length; i++) {
@@ -532,7 +532,7 @@ public final class RealClusterBench {
     return out;
   }
 
-  private static String logSegments(RealCluster cluster, long[] from, long[] to)
+  static String logSegments(RealCluster cluster, long[] from, long[] to)
       throws IOException {
     List<String> hosts = cluster.hostsWith("regionserver");
     StringBuilder sb = new StringBuilder();
@@ -549,7 +549,7 @@ public final class RealClusterBench {
   }
 
   /** Lines of the RegionServers' HDFS client log (hdfs.DFSClient) containing {@code what}. */
-  private static int count(String log, String what) {
+  static int count(String log, String what) {
     int n = 0;
     for (String line : log.split("\n")) {
       if (line.contains("hdfs.DFSClient") && line.contains(what)) {
@@ -604,14 +604,14 @@ public final class RealClusterBench {
       healer / Math.max(1e-9, compaction));
   }
 
-  private static void target(String what, boolean met, String whyIfMissed) {
+  static void target(String what, boolean met, String whyIfMissed) {
     OUT.printf("     %-6s %s%n", met ? "met" : "MISSED", what);
     if (!met) {
       OUT.printf("            why: %s%n", whyIfMissed);
     }
   }
 
-  private static double mib(double bytes) {
+  static double mib(double bytes) {
     return bytes / 1048576.0;
   }
 }

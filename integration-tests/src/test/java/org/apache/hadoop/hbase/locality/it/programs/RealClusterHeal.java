@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -57,6 +58,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code healed TABLE ROWS STATE_FILE SECONDS}: waits at most SECONDS until every region
  * reports locality 1.0; then checks that no region moved since STATE_FILE and that every row
  * reads back with its value.</li>
+ * <li>{@code hdfs-healed TABLE ROWS STATE_FILE}: what a stock cluster shows of a healed table,
+ * whose RegionServers do not see the moves: every region's HDFS locality (its store files' bytes
+ * with a replica on its server's host, from the NameNode's block locations) is 1.0; prints what
+ * the regions report beside it; then checks that no region moved since STATE_FILE and that every
+ * row reads back with its value.</li>
  * <li>{@code read TABLE REGIONS ROWS STOP_FILE}: reads random rows of a table loaded with
  * {@code load} (gets and multi-gets, every value checked) until STOP_FILE exists; fails if a read
  * failed or none succeeded.</li>
@@ -82,8 +88,8 @@ public final class RealClusterHeal {
 
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
-      throw new IllegalArgumentException("usage: RealClusterHeal load|reassigned|healed TABLE ..."
-        + " (see its javadoc)");
+      throw new IllegalArgumentException("usage: RealClusterHeal"
+        + " load|reassigned|healed|hdfs-healed|read TABLE ... (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
     TableName table = TableName.valueOf(args[1]);
@@ -140,24 +146,24 @@ public final class RealClusterHeal {
             waitForLocality(admin, table, 1.0, Integer.parseInt(args[4]));
           System.out.println("every region reports locality 1.0: " + healed.keySet().size()
             + " regions");
-          Map<String, String> before = new TreeMap<>();
-          for (String line : Files.readAllLines(Paths.get(args[3]), StandardCharsets.UTF_8)) {
-            String[] f = line.trim().split(" ");
-            if (f.length == 2) {
-              before.put(f[0], f[1]);
+          checkPlacementAndRows(conn, table, args[3], expectRows);
+          break;
+        case "hdfs-healed":
+          need(args, 4);
+          ClusterAccess access = access(conn);
+          List<String> below = new ArrayList<>();
+          for (Map.Entry<RegionInfo, ServerName> e : access.regionsOf(table).entrySet()) {
+            double hdfs = access.computedLocality(e.getKey(), e.getValue().getHostname());
+            if (hdfs < 0.9999) {
+              below.add(e.getKey().getEncodedName() + "=" + hdfs);
             }
           }
-          Map<String, String> now = placement(conn, table);
-          if (!now.equals(before)) {
-            throw new IOException("regions moved while healing: before " + before + ", now "
-              + now);
+          if (!below.isEmpty()) {
+            throw new IOException("regions whose HDFS locality is below 1.0: " + below);
           }
-          System.out.println("no region moved");
-          int read = TestTables.readAllChecked(conn, table);
-          if (read != expectRows) {
-            throw new IOException("read " + read + " rows back, expected " + expectRows);
-          }
-          System.out.println("every row reads back with its value: " + read + " rows");
+          System.out.println("every region's HDFS locality is 1.0; reported: "
+            + reportedLocality(admin, table, 60).values());
+          checkPlacementAndRows(conn, table, args[3], Integer.parseInt(args[2]));
           break;
         case "read":
           need(args, 5);
@@ -166,14 +172,54 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, healed or read");
+            + "': expected load, reassigned, healed, hdfs-healed or read");
       }
     }
   }
 
+  /** No region moved since the placement in {@code stateFile}; every row reads back. */
+  private static void checkPlacementAndRows(Connection conn, TableName table, String stateFile,
+      int expectRows) throws IOException {
+    Map<String, String> before = new TreeMap<>();
+    for (String line : Files.readAllLines(Paths.get(stateFile), StandardCharsets.UTF_8)) {
+      String[] f = line.trim().split(" ");
+      if (f.length == 2) {
+        before.put(f[0], f[1]);
+      }
+    }
+    Map<String, String> now = placement(conn, table);
+    if (!now.equals(before)) {
+      throw new IOException("regions moved while healing: before " + before + ", now " + now);
+    }
+    System.out.println("no region moved");
+    int read = TestTables.readAllChecked(conn, table);
+    if (read != expectRows) {
+      throw new IOException("read " + read + " rows back, expected " + expectRows);
+    }
+    System.out.println("every row reads back with its value: " + read + " rows");
+  }
+
   private static void read(Connection conn, TableName table, int regions, int rows,
       java.nio.file.Path stop) throws Exception {
-    ClusterAccess access = new ClusterAccess() {
+    ClusterAccess access = access(conn);
+    DemoReader reader = new DemoReader(access, table, regions, rows, 1);
+    reader.start();
+    reader.phase(0);
+    while (!Files.exists(stop)) {
+      Thread.sleep(200);
+    }
+    reader.stop();
+    double[] lat = reader.latencies(0);
+    System.out.printf("reads while healing: %d, p99 %.1f ms, errors %d%n", lat.length,
+      DemoReader.pct(lat, 99), reader.errors(0));
+    if (reader.errors(0) > 0 || lat.length == 0) {
+      throw new IOException(reader.errors(0) + " reads failed, " + lat.length + " succeeded");
+    }
+  }
+
+  /** The cluster as the harness's checks see it, through this connection. */
+  private static ClusterAccess access(Connection conn) {
+    return new ClusterAccess() {
       @Override
       public Configuration conf() {
         return conn.getConfiguration();
@@ -189,19 +235,6 @@ public final class RealClusterHeal {
         return org.apache.hadoop.fs.FileSystem.get(conf());
       }
     };
-    DemoReader reader = new DemoReader(access, table, regions, rows, 1);
-    reader.start();
-    reader.phase(0);
-    while (!Files.exists(stop)) {
-      Thread.sleep(200);
-    }
-    reader.stop();
-    double[] lat = reader.latencies(0);
-    System.out.printf("reads while healing: %d, p99 %.1f ms, errors %d%n", lat.length,
-      DemoReader.pct(lat, 99), reader.errors(0));
-    if (reader.errors(0) > 0 || lat.length == 0) {
-      throw new IOException(reader.errors(0) + " reads failed, " + lat.length + " succeeded");
-    }
   }
 
   private static void need(String[] args, int n) {
