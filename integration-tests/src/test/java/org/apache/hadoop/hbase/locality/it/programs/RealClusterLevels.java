@@ -369,10 +369,10 @@ public final class RealClusterLevels {
         + " %.2fx as fast as a major compaction (>= %.0fx)", run.path("level").asText(),
         run.path("table_mib").asDouble(), faster, TARGET_FASTER);
       target(what, faster >= TARGET_FASTER, compaction == null ? "no compaction measured at"
-        + " this size" : "the healer's time includes its JVM start and scan, and it moves blocks"
-          + " of the cluster's block size (1 MiB) one by one within"
-          + " dfs.datanode.balance.bandwidthPerSec; a compaction of regions this small, whose"
-          + " files the page cache holds, is not throttled and takes seconds");
+        + " this size" : "the healer's time includes its JVM start and scan, and each block it"
+          + " moves (the cluster's block size, 1 MiB) costs a DataNode round trip and a check with the"
+          + " NameNode; a compaction of regions this small, whose files the page cache holds, is"
+          + " not throttled and takes seconds");
       md.add("- " + (faster >= TARGET_FASTER ? "met" : "missed") + ": " + what);
     }
     File mdFile = new File(reportDir(), "levels.md");
