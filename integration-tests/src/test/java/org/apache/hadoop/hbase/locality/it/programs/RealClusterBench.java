@@ -78,6 +78,8 @@ public final class RealClusterBench {
   private static final TableName READ = TableName.valueOf("bench_read");
   private static final String[] READ_PHASES = { "before", "during", "after" };
   private static final double TARGET_THROUGHPUT = 0.7;
+  /** Longer than the DataNodes' metrics period (10 s), for which their JMX values are cached. */
+  private static final long JMX_CACHE_MS = 11_000;
 
   private RealClusterBench() {
   }
@@ -241,7 +243,7 @@ public final class RealClusterBench {
   /** DataNode bytes (their metrics, over HTTP) and daemon CPU (/proc) over an operation. */
   private static final class Measure {
     private final RealCluster cluster;
-    private final long t0 = System.nanoTime();
+    private final long t0;
     private final long[] dn0;
     private final double rs0;
     private final double all0;
@@ -252,22 +254,36 @@ public final class RealClusterBench {
     double allCpu;
     double locality;
 
-    Measure(RealCluster cluster) throws IOException {
+    Measure(RealCluster cluster) throws IOException, InterruptedException {
       this.cluster = cluster;
-      this.dn0 = dataNodeBytes(cluster);
+      this.dn0 = freshDataNodeBytes(cluster);
       this.rs0 = cpu(cluster, "regionserver");
       this.all0 = cpu(cluster, null);
+      this.t0 = System.nanoTime();
     }
 
-    void stop(double localityReached) throws IOException {
+    void stop(double localityReached) throws IOException, InterruptedException {
       seconds = (System.nanoTime() - t0) / 1e9;
-      long[] dn1 = dataNodeBytes(cluster);
+      long[] dn1 = freshDataNodeBytes(cluster);
       read = dn1[0] - dn0[0];
       written = dn1[1] - dn0[1];
       rsCpu = cpu(cluster, "regionserver") - rs0;
       allCpu = cpu(cluster, null) - all0;
       locality = localityReached;
     }
+  }
+
+  /**
+   * A DataNode's metrics over JMX are a snapshot cached for its metrics period (10 s by default,
+   * Hadoop metrics2's jmxCacheTTL), taken again when read after that: read once, wait longer than
+   * the period, read again, and the second reading is of now. Without this, an operation shorter
+   * than the period (a compaction of small regions) measured 0 bytes.
+   */
+  private static long[] freshDataNodeBytes(RealCluster cluster)
+      throws IOException, InterruptedException {
+    dataNodeBytes(cluster);
+    Thread.sleep(JMX_CACHE_MS);
+    return dataNodeBytes(cluster);
   }
 
   /** [0] bytes read, [1] bytes written, summed over the DataNodes' DataNodeActivity metrics. */
