@@ -18,11 +18,14 @@
 package org.apache.hadoop.hbase.locality.it;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.File;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerName;
@@ -168,6 +171,21 @@ public class TestLocalityHealerOnStockCluster {
     assertEquals(second.toString(), "NOTHING_TO_DO", second.summary.get("exitCode").getAsString());
     assertEquals(second.toString(), 0, second.summary.get("blocksPlanned").getAsLong());
     assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));
+
+    // a daemon stopped by SIGTERM, as a service manager stops it, writes its summary and
+    // releases the lock at once (not a lease later)
+    HealerJarProcess.Result stopped = healer.runUntilThenTerminate("LocalityHealer pass 1",
+      "--table", TABLE.getNameAsString(), "--threshold", "1.0", "--interval", "3600");
+    LOG.info("daemon stopped by SIGTERM: {}", stopped);
+    assertEquals(stopped.toString(), 128 + 15, stopped.exitCode);
+    assertTrue(stopped.toString(), stopped.summary != null);
+    assertTrue(stopped.toString(),
+      stopped.summary.get("message").getAsString().contains("SIGTERM"));
+    assertEquals(stopped.toString(), "SUCCESS", stopped.summary.get("exitCode").getAsString());
+    assertEquals(stopped.toString(), 1, stopped.summary.get("passes").getAsInt());
+    FileSystem fs = FileSystem.get(cluster.util().getConfiguration());
+    assertFalse("the lock is still there after a SIGTERM",
+      fs.exists(new Path(LocalityHealer.DEFAULT_LOCK_PATH)));
   }
 
   private static LocalityHealerSummary heal() throws Exception {

@@ -30,10 +30,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
-import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 
 /**
  * Runs the LocalityHealer as an operator adds it to an installed cluster: a JVM of its own, whose
@@ -135,6 +136,54 @@ public final class HealerJarProcess {
     runs++;
     File json = new File(dir, "summary-" + runs + ".json");
     File log = new File(dir, "healer-" + runs + ".log");
+    Process p = start(json, log, args);
+    if (!p.waitFor(10, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IOException("the healer did not end within ten minutes, see " + log);
+    }
+    return result(p, json, log);
+  }
+
+  /**
+   * Starts the healer with the given options and {@code --json}, waits (at most ten minutes)
+   * until its log has the line, sends it a SIGTERM ({@link Process#destroy}, as {@code kill}
+   * does) and waits at most a minute for it to end.
+   */
+  public Result runUntilThenTerminate(String logLine, String... args)
+    throws IOException, InterruptedException {
+    runs++;
+    File json = new File(dir, "summary-" + runs + ".json");
+    File log = new File(dir, "healer-" + runs + ".log");
+    Process p = start(json, log, args);
+    try {
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      while (!new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8)
+        .contains(logLine)) {
+        if (!p.isAlive() || System.nanoTime() > deadline) {
+          throw new IOException("no '" + logLine + "' in " + log + " (the healer "
+            + (p.isAlive() ? "still runs)" : "ended with " + p.exitValue() + ")"));
+        }
+        Thread.sleep(200);
+      }
+      p.destroy();
+      if (!p.waitFor(1, TimeUnit.MINUTES)) {
+        throw new IOException("the healer did not end within a minute of a SIGTERM, see " + log);
+      }
+    } finally {
+      p.destroyForcibly();
+    }
+    return result(p, json, log);
+  }
+
+  private Result result(Process p, File json, File log) throws IOException {
+    JsonObject summary = json.isFile()
+      ? JsonParser.parseString(new String(Files.readAllBytes(json.toPath()),
+        StandardCharsets.UTF_8)).getAsJsonObject()
+      : null;
+    return new Result(p.exitValue(), summary, log);
+  }
+
+  private Process start(File json, File log, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + "/bin/java");
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -156,15 +205,6 @@ public final class HealerJarProcess {
     LOG.info("running the healer's jar in a JVM of its own: {} ... {} (log {})", cmd.get(0),
       cmd.subList(cmd.indexOf("org.apache.hadoop.hbase.locality.LocalityHealer"), cmd.size()),
       log);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new IOException("the healer did not end within ten minutes, see " + log);
-    }
-    JsonObject summary = json.isFile()
-      ? JsonParser.parseString(new String(Files.readAllBytes(json.toPath()),
-        StandardCharsets.UTF_8)).getAsJsonObject()
-      : null;
-    return new Result(p.exitValue(), summary, log);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
   }
 }
