@@ -174,8 +174,10 @@ public class TestLocalityHealerOnStockCluster {
 
     // a daemon stopped by SIGTERM, as a service manager stops it, writes its summary and
     // releases the lock at once (not a lease later)
-    HealerJarProcess.Result stopped = healer.runUntilThenTerminate("LocalityHealer pass 1",
-      "--table", TABLE.getNameAsString(), "--threshold", "1.0", "--interval", "3600");
+    // the end of the first pass (its progress lines start the same, without "below")
+    HealerJarProcess.Result stopped =
+      healer.runUntilThenTerminate("LocalityHealer pass 1: regions below", "--table",
+        TABLE.getNameAsString(), "--threshold", "1.0", "--interval", "3600");
     LOG.info("daemon stopped by SIGTERM: {}", stopped);
     assertEquals(stopped.toString(), 128 + 15, stopped.exitCode);
     assertTrue(stopped.toString(), stopped.summary != null);
