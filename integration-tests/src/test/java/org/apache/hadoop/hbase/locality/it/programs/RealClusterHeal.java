@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <li>{@code reassigned TABLE DEAD_HOST STATE_FILE}: waits until no region of the table is on
  * DEAD_HOST and every one is open; prints reported locality per server and writes where each
  * region is to STATE_FILE; fails if every region is still local (nothing to heal).</li>
+ * <li>{@code moveall TABLE STATE_FILE}: moves every region of the table to the next live
+ * RegionServer (by name) and waits until hbase:meta shows each one open there, not for the
+ * RegionServers' reports (the healer then starts while they still lag); writes where each region
+ * is to STATE_FILE.</li>
  * <li>{@code healed TABLE ROWS STATE_FILE SECONDS}: waits at most SECONDS until every region
  * reports locality 1.0; then checks that no region moved since STATE_FILE and that every row
  * reads back with its value.</li>
@@ -89,7 +94,7 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|reassigned|healed|hdfs-healed|read TABLE ... (see its javadoc)");
+        + " load|reassigned|moveall|healed|hdfs-healed|read TABLE ... (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
     TableName table = TableName.valueOf(args[1]);
@@ -139,6 +144,10 @@ public final class RealClusterHeal {
           where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
           Files.write(Paths.get(args[3]), sb.toString().getBytes(StandardCharsets.UTF_8));
           break;
+        case "moveall":
+          need(args, 3);
+          moveAll(conn, admin, table, args[2]);
+          break;
         case "healed":
           need(args, 5);
           int expectRows = Integer.parseInt(args[2]);
@@ -172,9 +181,44 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, healed, hdfs-healed or read");
+            + "': expected load, reassigned, moveall, healed, hdfs-healed or read");
       }
     }
+  }
+
+  /**
+   * Moves every region of the table to the next live RegionServer by name; returns once
+   * hbase:meta shows every region open on its new server, and writes the placement.
+   */
+  private static void moveAll(Connection conn, Admin admin, TableName table, String stateFile)
+    throws Exception {
+    List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
+    Collections.sort(servers);
+    if (servers.size() < 2) {
+      throw new IOException("need two live RegionServers to move regions: " + servers);
+    }
+    Map<String, String> to = new TreeMap<>();
+    try (RegionLocator locator = conn.getRegionLocator(table)) {
+      for (HRegionLocation loc : locator.getAllRegionLocations()) {
+        int i = servers.indexOf(loc.getServerName());
+        ServerName dest = servers.get((i + 1) % servers.size());
+        admin.move(loc.getRegion().getEncodedNameAsBytes(), dest);
+        to.put(loc.getRegion().getEncodedName(), dest.getHostname());
+      }
+    }
+    long deadline = System.currentTimeMillis() + 120_000;
+    Map<String, String> where = placement(conn, table);
+    while (!where.equals(to)) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("regions not moved: wanted " + to + ", now " + where);
+      }
+      Thread.sleep(200);
+      where = placement(conn, table);
+    }
+    System.out.println("every region moved to another RegionServer: " + where);
+    StringBuilder sb = new StringBuilder();
+    where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
+    Files.write(Paths.get(stateFile), sb.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /** No region moved since the placement in {@code stateFile}; every row reads back. */
