@@ -396,6 +396,23 @@ make_tree() {
   rm -rf "$dest"; mv "$tmp" "$dest"
 }
 
+# source_date_epoch: the time stamp of the line's rebuilt jars, in seconds since 1970: the time of
+# the last commit that changed the build's inputs (the line's baseline folders, the build script
+# and its lib/), so that two builds of one commit give byte-identical jars; $SOURCE_DATE_EPOCH if
+# set (the reproducible-builds.org convention); 1980-01-01 outside a git clone.
+source_date_epoch() {
+  if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    [[ "$SOURCE_DATE_EPOCH" =~ ^[0-9]+$ ]] \
+      || die "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH is not a number of seconds since 1970"
+    echo "$SOURCE_DATE_EPOCH"; return
+  fi
+  local t
+  t=$(git -C "$TOP" log -1 --format=%ct -- "hadoop-patches/$HADOOP_BASELINE" \
+    "hbase-patches/$HBASE_BASELINE" build-scripts/build build-scripts/lib build-scripts/versions \
+    2>/dev/null) || t=""
+  echo "${t:-315532800}"
+}
+
 # inputs_hash: a hash of everything the build of the current project depends on.
 inputs_hash() {
   {
