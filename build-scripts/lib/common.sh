@@ -29,8 +29,8 @@ JVM_FLAGS="--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/jav
 --add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.lang.invoke=ALL-UNNAMED \
 --add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED \
 -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"
-# JVM flags of the test JVMs only (Surefire forks, the real cluster's daemons, the Maven processes
-# of the test stages), never of what an operator runs: JVMs that live seconds to minutes on a
+# JVM flags of the test JVMs only (Surefire forks, the real cluster's daemons in the tests, the
+# Maven processes of the test stages), never of what an operator runs, nor of the benchmarks: JVMs that live seconds to minutes on a
 # machine of 2 cores spend more CPU in the C2 compiler than its code saves them (a mini cluster
 # test class: 46 s of CPU with C2, 24 s without, and 15% less wall time).
 TEST_JVM_FLAGS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
