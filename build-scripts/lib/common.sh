@@ -145,6 +145,43 @@ compile_excludes() {
   [ ! -f "$PATCHES/compile-excludes" ] || grep -v '^#' "$PATCHES/compile-excludes" | awk 'NF'
 }
 
+# fetch_all SPEC...: downloads, in one Maven run, each artifact of SPECs (G:A:V[:type
+# [:classifier]], as fetch takes them) that the local repository lacks, with its published sha1:
+# one JVM start for them all, and Maven's parallel downloads, where a fetch per artifact pays a
+# Maven start each (most of a download's time on a fresh machine). fetch then checks each sha1
+# as before; an artifact this run could not get is left to fetch, whose error names it.
+fetch_all() {
+  local spec g a v t c deps="" n=0 lock tmp
+  for spec in "$@"; do
+    IFS=: read -r g a v t c <<<"$spec"
+    t=${t:-jar}
+    local f="$M2_REPO/${g//.//}/$a/$v/$a-$v${c:+-$c}.$t"
+    [ ! -f "$f" ] || [ ! -f "$f.sha1" ] || continue
+    deps+="<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version>"
+    deps+="<type>$t</type>${c:+<classifier>$c</classifier>}<exclusions><exclusion>"
+    deps+="<groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions></dependency>"
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ] || return 0
+  mkdir -p "$M2_REPO"
+  exec {lock}>>"$M2_REPO/.lh-fetch.lock"
+  flock "$lock"
+  tmp=$(mktemp -d)
+  cat >"$tmp/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>localityhealer.fetch</groupId><artifactId>fetch-all</artifactId><version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>$deps</dependencies>
+</project>
+POM
+  info "downloading $n artifacts from Maven Central"
+  (cd "$tmp" && "${MVN[@]}" dependency:resolve) >&2 \
+    || info "could not download them all at once: one at a time, each named if it fails"
+  rm -rf "$tmp"
+  exec {lock}>&-
+}
+
 # fetch G:A:V[:type[:classifier]]: prints the local path of the artifact, downloaded from Maven
 # Central if needed, after checking its sha1 against the checksum file Central publishes.
 fetch() {
