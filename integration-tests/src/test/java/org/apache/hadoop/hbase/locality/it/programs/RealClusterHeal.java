@@ -68,6 +68,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * with a replica on its server's host, from the NameNode's block locations) is 1.0; prints what
  * the regions report beside it; then checks that no region moved since STATE_FILE and that every
  * row reads back with its value.</li>
+ * <li>{@code rows TABLE ROWS}: every row reads back with its value, wherever the regions are
+ * (after a restart of every daemon, say).</li>
  * <li>{@code read TABLE REGIONS ROWS STOP_FILE}: reads random rows of a table loaded with
  * {@code load} (gets and multi-gets, every value checked) until STOP_FILE exists; fails if a read
  * failed or none succeeded.</li>
@@ -94,7 +96,7 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|reassigned|moveall|healed|hdfs-healed|read TABLE ... (see its javadoc)");
+        + " load|reassigned|moveall|healed|hdfs-healed|rows|read TABLE ... (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
     TableName table = TableName.valueOf(args[1]);
@@ -174,6 +176,10 @@ public final class RealClusterHeal {
             + reportedLocality(admin, table, 60).values());
           checkPlacementAndRows(conn, table, args[3], Integer.parseInt(args[2]));
           break;
+        case "rows":
+          need(args, 3);
+          checkRows(conn, table, Integer.parseInt(args[2]));
+          break;
         case "read":
           need(args, 5);
           read(conn, table, Integer.parseInt(args[2]), Integer.parseInt(args[3]),
@@ -181,7 +187,7 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, moveall, healed, hdfs-healed or read");
+            + "': expected load, reassigned, moveall, healed, hdfs-healed, rows or read");
       }
     }
   }
@@ -236,6 +242,11 @@ public final class RealClusterHeal {
       throw new IOException("regions moved while healing: before " + before + ", now " + now);
     }
     System.out.println("no region moved");
+    checkRows(conn, table, expectRows);
+  }
+
+  private static void checkRows(Connection conn, TableName table, int expectRows)
+    throws IOException {
     int read = TestTables.readAllChecked(conn, table);
     if (read != expectRows) {
       throw new IOException("read " + read + " rows back, expected " + expectRows);
