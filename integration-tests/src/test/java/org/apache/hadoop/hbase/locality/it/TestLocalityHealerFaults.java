@@ -102,6 +102,8 @@ public class TestLocalityHealerFaults {
   private static final int ROWS = REGIONS * ROWS_PER_REGION;
   /** Small HDFS blocks, so that every store file has several. */
   private static final long BLOCK_SIZE = 256 * 1024;
+  /** Reruns of --once a convergence check allows, while they end PARTIAL. */
+  private static final int MAX_RERUNS = 3;
   /** host1 and host2 on one rack, host3 and host4 (a DataNode only) on the other. */
   private static final String[] RACKS = { "/r1", "/r1", "/r2", "/r2" };
   /** Balancer bandwidth per DataNode: a block move takes about a second. */
@@ -186,6 +188,7 @@ public class TestLocalityHealerFaults {
   /**
    * Runs the healer again on an unchanged cluster and checks it converges: SUCCESS (or nothing
    * to do when nothing is non-local), at most the non-local bytes moved, and the table healed.
+   * A rerun that ends PARTIAL is run again, up to {@link #MAX_RERUNS} runs in all.
    */
   private static void rerunConverges(String phase, TableName table) throws Exception {
     rerunConverges(phase, table, () -> {
@@ -196,20 +199,34 @@ public class TestLocalityHealerFaults {
   private static void rerunConverges(String phase, TableName table, Runnable afterRerun)
     throws Exception {
     HealChecks before = HealChecks.before(cluster, table).fsckTableOnly();
+    ExitCode expected = before.nonLocalBytes() > 0 ? ExitCode.SUCCESS : ExitCode.NOTHING_TO_DO;
     LocalityHealerSummary rerun;
+    long moved = 0;
+    int runs = 0;
     try {
-      rerun = LocalityHealer.heal(new Configuration(cluster.util().getConfiguration()),
-        healerArgs(table));
+      // A pass that leaves blocks behind (a move that failed or timed out on a loaded machine)
+      // ends a --once run PARTIAL; the operator, or the healer as a service, runs again. So a
+      // PARTIAL rerun is followed by at most MAX_RERUNS - 1 more; what they move in all stays
+      // within the non-local bytes, and the last one must succeed.
+      do {
+        rerun = LocalityHealer.heal(new Configuration(cluster.util().getConfiguration()),
+          healerArgs(table));
+        moved += rerun.getBytesMoved();
+        runs++;
+        LOG.info("{}: rerun {} with {} non-local bytes left before the first\n{}", phase, runs,
+          before.nonLocalBytes(), rerun.toTable());
+      } while (expected == ExitCode.SUCCESS && rerun.getExitCode() == ExitCode.PARTIAL
+        && runs < MAX_RERUNS);
     } finally {
       afterRerun.run();
     }
-    LOG.info("{}: rerun with {} non-local bytes left\n{}", phase, before.nonLocalBytes(),
-      rerun.toTable());
-    ExitCode expected = before.nonLocalBytes() > 0 ? ExitCode.SUCCESS : ExitCode.NOTHING_TO_DO;
-    assertEquals(phase + ": rerun: " + rerun.getMessage(), expected, rerun.getExitCode());
-    assertTrue(phase + ": rerun moved " + rerun.getBytesMoved() + " bytes for "
+    // After a partial rerun, the next may find that it moved all that was left.
+    ExitCode got = rerun.getExitCode();
+    assertTrue(phase + ": rerun " + runs + ": expected " + expected + " but was " + got + ": "
+      + rerun.getMessage(), got == expected || (runs > 1 && got == ExitCode.NOTHING_TO_DO));
+    assertTrue(phase + ": " + runs + " rerun(s) moved " + moved + " bytes for "
       + before.nonLocalBytes() + " non-local bytes",
-      rerun.getBytesMoved() <= before.nonLocalBytes() + BLOCK_SIZE);
+      moved <= before.nonLocalBytes() + BLOCK_SIZE);
     before.assertHealed(phase, ROWS);
   }
 
