@@ -70,11 +70,6 @@ import org.apache.hadoop.hbase.util.Bytes;
  * row reads back with its value.</li>
  * <li>{@code rows TABLE ROWS}: every row reads back with its value, wherever the regions are
  * (after a restart of every daemon, say).</li>
- * <li>{@code settle TABLE}: before a restart of the lone NameNode, after DataNode restarts broke
- * the pipelines of the WALs being written: rolls every RegionServer's WALs, and moves one region
- * of TABLE to another server and back, which writes the HMaster's own region (its procedure
- * store) and so rolls its WAL. A WAL writer that finds its pipeline broken needs the NameNode to
- * roll; with the NameNode down, its server aborts. Then checks that every row reads back.</li>
  * <li>{@code read TABLE REGIONS ROWS STOP_FILE}: reads random rows of a table loaded with
  * {@code load} (gets and multi-gets, every value checked) until STOP_FILE exists; fails if a read
  * failed or none succeeded.</li>
@@ -101,7 +96,7 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|reassigned|moveall|healed|hdfs-healed|rows|settle|read TABLE ..."
+        + " load|reassigned|moveall|healed|hdfs-healed|rows|read TABLE ..."
         + " (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
@@ -186,10 +181,6 @@ public final class RealClusterHeal {
           need(args, 3);
           checkRows(conn, table, Integer.parseInt(args[2]));
           break;
-        case "settle":
-          need(args, 2);
-          settle(conn, admin, table);
-          break;
         case "read":
           need(args, 5);
           read(conn, table, Integer.parseInt(args[2]), Integer.parseInt(args[3]),
@@ -197,7 +188,7 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, moveall, healed, hdfs-healed, rows, settle or read");
+            + "': expected load, reassigned, moveall, healed, hdfs-healed, rows or read");
       }
     }
   }
@@ -235,44 +226,6 @@ public final class RealClusterHeal {
     StringBuilder sb = new StringBuilder();
     where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
     Files.write(Paths.get(stateFile), sb.toString().getBytes(StandardCharsets.UTF_8));
-  }
-
-  /**
-   * Rolls every live RegionServer's WALs (each call returns once its server has rolled), then
-   * moves one region of the table away and back (two procedures, each written to the HMaster's
-   * own region), waiting each time until hbase:meta shows it open; then reads every row.
-   */
-  private static void settle(Connection conn, Admin admin, TableName table) throws Exception {
-    List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
-    Collections.sort(servers);
-    for (ServerName sn : servers) {
-      admin.rollWALWriter(sn);
-      System.out.println("rolled the WALs of " + sn);
-    }
-    if (servers.size() < 2) {
-      throw new IOException("need two live RegionServers to move a region: " + servers);
-    }
-    HRegionLocation loc;
-    try (RegionLocator locator = conn.getRegionLocator(table)) {
-      loc = locator.getAllRegionLocations().get(0);
-    }
-    ServerName home = loc.getServerName();
-    ServerName away = servers.get((servers.indexOf(home) + 1) % servers.size());
-    String region = loc.getRegion().getEncodedName();
-    for (ServerName dest : new ServerName[] { away, home }) {
-      admin.move(loc.getRegion().getEncodedNameAsBytes(), dest);
-      long deadline = System.currentTimeMillis() + 120_000;
-      while (!dest.getHostname().equals(placement(conn, table).get(region))) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IOException("region " + region + " not moved to " + dest + ": "
-            + placement(conn, table));
-        }
-        Thread.sleep(200);
-      }
-      System.out.println("moved region " + region + " to " + dest);
-    }
-    int rows = TestTables.readAllChecked(conn, table);
-    System.out.println("every row reads back: " + rows + " rows");
   }
 
   /** No region moved since the placement in {@code stateFile}; every row reads back. */
