@@ -60,6 +60,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * RegionServer (by name) and waits until hbase:meta shows each one open there, not for the
  * RegionServers' reports (the healer then starts while they still lag); writes where each region
  * is to STATE_FILE.</li>
+ * <li>{@code moveto TABLE HOST STATE_FILE}: as {@code moveall}, every region to the RegionServer
+ * on HOST (those open there stay).</li>
  * <li>{@code healed TABLE ROWS STATE_FILE SECONDS}: waits at most SECONDS until every region
  * reports locality 1.0; then checks that no region moved since STATE_FILE and that every row
  * reads back with its value.</li>
@@ -96,7 +98,7 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|reassigned|moveall|healed|hdfs-healed|rows|read TABLE ..."
+        + " load|reassigned|moveall|moveto|healed|hdfs-healed|rows|read TABLE ..."
         + " (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
@@ -149,7 +151,11 @@ public final class RealClusterHeal {
           break;
         case "moveall":
           need(args, 3);
-          moveAll(conn, admin, table, args[2]);
+          moveAll(conn, admin, table, null, args[2]);
+          break;
+        case "moveto":
+          need(args, 4);
+          moveAll(conn, admin, table, args[2], args[3]);
           break;
         case "healed":
           need(args, 5);
@@ -188,28 +194,39 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, moveall, healed, hdfs-healed, rows or read");
+            + "': expected load, reassigned, moveall, moveto, healed, hdfs-healed, rows or read");
       }
     }
   }
 
   /**
-   * Moves every region of the table to the next live RegionServer by name; returns once
-   * hbase:meta shows every region open on its new server, and writes the placement.
+   * Moves every region of the table to the live RegionServer on {@code host}, or with a null
+   * host to the next live RegionServer by name; returns once hbase:meta shows every region open
+   * on its new server, and writes the placement.
    */
-  private static void moveAll(Connection conn, Admin admin, TableName table, String stateFile)
-    throws Exception {
+  private static void moveAll(Connection conn, Admin admin, TableName table, String host,
+    String stateFile) throws Exception {
     List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
     Collections.sort(servers);
     if (servers.size() < 2) {
       throw new IOException("need two live RegionServers to move regions: " + servers);
     }
+    ServerName onHost = null;
+    if (host != null) {
+      onHost = servers.stream().filter(s -> s.getHostname().equals(host)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no live RegionServer on '" + host
+          + "': " + servers));
+    }
     Map<String, String> to = new TreeMap<>();
     try (RegionLocator locator = conn.getRegionLocator(table)) {
       for (HRegionLocation loc : locator.getAllRegionLocations()) {
-        int i = servers.indexOf(loc.getServerName());
-        ServerName dest = servers.get((i + 1) % servers.size());
-        admin.move(loc.getRegion().getEncodedNameAsBytes(), dest);
+        ServerName dest = onHost;
+        if (dest == null) {
+          dest = servers.get((servers.indexOf(loc.getServerName()) + 1) % servers.size());
+        }
+        if (!dest.equals(loc.getServerName())) {
+          admin.move(loc.getRegion().getEncodedNameAsBytes(), dest);
+        }
         to.put(loc.getRegion().getEncodedName(), dest.getHostname());
       }
     }
@@ -222,7 +239,8 @@ public final class RealClusterHeal {
       Thread.sleep(200);
       where = placement(conn, table);
     }
-    System.out.println("every region moved to another RegionServer: " + where);
+    System.out.println("every region moved to " + (host == null ? "another RegionServer" : host)
+      + ": " + where);
     StringBuilder sb = new StringBuilder();
     where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
     Files.write(Paths.get(stateFile), sb.toString().getBytes(StandardCharsets.UTF_8));
