@@ -52,7 +52,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * cluster's configuration and public client API; exits 1 with a message if a check fails.
  * <ul>
  * <li>{@code load TABLE REGIONS ROWS}: creates and loads the table, flushes it and waits until
- * every region reports locality 1.0 (a flush writes its first replica on its own host).</li>
+ * every region's HDFS locality is 1.0 (a flush writes its first replica on its own host) and
+ * every region reports 1.0, or reports less only for a replica its RegionServer missed when it
+ * opened the store file (see {@link #waitForLoadedLocality}).</li>
+ * <li>{@code loaded TABLE}: that wait of {@code load} alone, on a table already loaded.</li>
  * <li>{@code reassigned TABLE DEAD_HOST STATE_FILE}: waits until no region of the table is on
  * DEAD_HOST and every one is open; prints reported locality per server and writes where each
  * region is to STATE_FILE; fails if every region is still local (nothing to heal).</li>
@@ -98,7 +101,7 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|reassigned|moveall|moveto|healed|hdfs-healed|rows|read TABLE ..."
+        + " load|loaded|reassigned|moveall|moveto|healed|hdfs-healed|rows|read TABLE ..."
         + " (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
@@ -111,9 +114,14 @@ public final class RealClusterHeal {
           int regions = Integer.parseInt(args[2]);
           int rows = Integer.parseInt(args[3]);
           TestTables.createAndLoad(conn, table, regions, rows);
-          Map<String, Double> loc = waitForLocality(admin, table, 1.0, 120);
+          Map<String, Double> loc = waitForLoadedLocality(conn, admin, table, 120, 15);
           System.out.println("loaded " + regions + " regions x " + rows + " rows; reported"
             + " locality per region after the flush: " + loc.values());
+          break;
+        case "loaded":
+          need(args, 2);
+          System.out.println("reported locality per region: "
+            + waitForLoadedLocality(conn, admin, table, 120, 15).values());
           break;
         case "reassigned":
           need(args, 4);
@@ -194,7 +202,8 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, reassigned, moveall, moveto, healed, hdfs-healed, rows or read");
+            + "': expected load, loaded, reassigned, moveall, moveto, healed, hdfs-healed, rows"
+            + " or read");
       }
     }
   }
@@ -364,6 +373,64 @@ public final class RealClusterHeal {
           + " regions reported their store files");
       }
       Thread.sleep(500);
+    }
+  }
+
+  /**
+   * Waits at most {@code seconds} until every region of a freshly flushed table has HDFS locality
+   * 1.0 (its store files' bytes with a replica on its server's host, from the NameNode) and
+   * reports 1.0; returns the reports. A region may report less for good although HDFS gives 1.0:
+   * the local DataNode, first in the write pipeline, finalizes a file's last block after the
+   * remote one, and the writer may close the file (the NameNode needs one replica of the last
+   * block) and the RegionServer open it and compute its block distribution before the NameNode
+   * has processed the local DataNode's report of that replica. A RegionServer that derives the
+   * distribution from its input stream and refreshes the stream's block locations (the series'
+   * keys on) soon reports 1.0; a stock one keeps the distribution it computed until the file is
+   * reopened. So once HDFS gives 1.0 for every region, the reports get {@code settleSeconds}
+   * more; the regions still below then are named, and accepted.
+   */
+  private static Map<String, Double> waitForLoadedLocality(Connection conn, Admin admin,
+    TableName table, int seconds, int settleSeconds) throws Exception {
+    ClusterAccess access = access(conn);
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    long hdfsLocalSince = 0;
+    while (true) {
+      Map<String, Double> loc = reportedLocality(admin, table, seconds);
+      List<String> below = new ArrayList<>();
+      loc.forEach((r, v) -> {
+        if (v < 1.0 - 1e-4) {
+          below.add(r + "=" + v);
+        }
+      });
+      if (below.isEmpty()) {
+        return loc;
+      }
+      List<String> hdfsBelow = new ArrayList<>();
+      for (Map.Entry<RegionInfo, ServerName> e : access.regionsOf(table).entrySet()) {
+        double hdfs = access.computedLocality(e.getKey(), e.getValue().getHostname());
+        if (hdfs < 1.0 - 1e-4) {
+          hdfsBelow.add(e.getKey().getEncodedName() + "=" + hdfs);
+        }
+      }
+      long now = System.currentTimeMillis();
+      if (hdfsBelow.isEmpty()) {
+        if (hdfsLocalSince == 0) {
+          hdfsLocalSince = now;
+        } else if (now - hdfsLocalSince > settleSeconds * 1000L) {
+          System.out.println("every region's HDFS locality is 1.0; these report less, their"
+            + " RegionServers having opened a store file before the NameNode knew of its local"
+            + " replica of the last block: " + below);
+          return loc;
+        }
+      } else {
+        hdfsLocalSince = 0;
+      }
+      if (now > deadline) {
+        throw new IOException("after " + seconds + " s, regions still below 1.0: reported "
+          + below + ", HDFS locality " + (hdfsBelow.isEmpty() ? "1.0 for every region"
+            : hdfsBelow));
+      }
+      Thread.sleep(1000);
     }
   }
 
