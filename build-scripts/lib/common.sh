@@ -433,27 +433,40 @@ make_tree() {
   rm -rf "$dest"; mv "$tmp" "$dest"
 }
 
-# source_date_epoch: the time stamp of the line's rebuilt jars, in seconds since 1970: the time of
-# the last commit that changed the build's inputs (the line's baseline folders, the build script
-# and its lib/), so that two builds of one commit give byte-identical jars; $SOURCE_DATE_EPOCH if
-# set (the reproducible-builds.org convention); 1980-01-01 outside a git clone.
+# source_date_epoch hadoop|hbase: the time stamp of the project's rebuilt jars, in seconds since
+# 1970: the time of the last commit that changed the inputs of its build (its baseline folder but
+# for the test lists known-flaky and regression-tests, and Hadoop's too for HBase, which is built
+# against the rebuilt Hadoop; the build script and its lib/). Each project has its own, so that a
+# commit to the HBase series leaves the Hadoop jars as
+# they were; inputs_hash holds it, so that a build whose jars would get another stamp rebuilds
+# them: two builds of one commit, a fresh one and one on top of an earlier build, give
+# byte-identical jars. $SOURCE_DATE_EPOCH if set (the reproducible-builds.org convention);
+# 1980-01-01 outside a git clone.
 source_date_epoch() {
   if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
     [[ "$SOURCE_DATE_EPOCH" =~ ^[0-9]+$ ]] \
       || die "SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH is not a number of seconds since 1970"
     echo "$SOURCE_DATE_EPOCH"; return
   fi
-  local t
-  t=$(git -C "$TOP" log -1 --format=%ct -- "hadoop-patches/$HADOOP_BASELINE" \
-    "hbase-patches/$HBASE_BASELINE" build-scripts/build build-scripts/lib build-scripts/versions \
-    2>/dev/null) || t=""
+  local t d paths=() folders=("hadoop-patches/$HADOOP_BASELINE")
+  case "${1:-}" in
+    hadoop) ;;
+    hbase) folders+=("hbase-patches/$HBASE_BASELINE") ;;
+    *) die "source_date_epoch: expected hadoop or hbase, got '${1:-}'" ;;
+  esac
+  for d in "${folders[@]}"; do
+    paths+=("$d" ":(exclude)$d/known-flaky" ":(exclude)$d/regression-tests")
+  done
+  t=$(git -C "$TOP" log -1 --format=%ct -- "${paths[@]}" build-scripts/build build-scripts/lib \
+    build-scripts/versions 2>/dev/null) || t=""
   echo "${t:-315532800}"
 }
 
 # inputs_hash: a hash of everything the build of the current project depends on.
 inputs_hash() {
   {
-    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build "$TOP"/build-scripts/lib/*
+    cat "$TOP/build-scripts/versions" "$TOP"/build-scripts/build
+    find "$TOP/build-scripts/lib" -type f -print0 | LC_ALL=C sort -z | xargs -0 cat
     echo "$LINE $MODULES $MVN_FLAGS $VERSION"
     compile_excludes
     if [ -d "$PATCHES/test-deps" ]; then cat "$PATCHES"/test-deps/*; fi
@@ -461,6 +474,7 @@ inputs_hash() {
     local list; list=$(series_patches) || exit 1
     [ -z "$list" ] || xargs -r -d '\n' cat <<<"$list"
     echo "$JVM_FLAGS"
+    echo "jar time stamp $(source_date_epoch "$PROJECT")"
   } | sha256sum | awk '{print $1}'
 }
 
