@@ -22,12 +22,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hbase.ClusterMetrics.Option;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HRegionLocation;
@@ -51,14 +57,18 @@ import org.apache.hadoop.hbase.util.Bytes;
  * takes itself (killing a RegionServer, running the healer as its own process). Uses only the
  * cluster's configuration and public client API; exits 1 with a message if a check fails.
  * <ul>
- * <li>{@code load TABLE REGIONS ROWS}: creates and loads the table, flushes it and waits until
- * every region's HDFS locality is 1.0 (a flush writes its first replica on its own host) and
- * every region reports 1.0, or reports less only for a replica its RegionServer missed when it
- * opened the store file (see {@link #waitForLoadedLocality}).</li>
+ * <li>{@code load TABLE REGIONS ROWS [STATE_FILE]}: creates and loads the table, flushes it and
+ * waits until every region's HDFS locality is 1.0 (a flush writes its first replica on its own
+ * host) and every region reports 1.0, or reports less only for a replica its RegionServer missed
+ * when it opened the store file (see {@link #waitForLoadedLocality}); prints how many regions
+ * each host holds, and writes where each region is to STATE_FILE.</li>
  * <li>{@code loaded TABLE}: that wait of {@code load} alone, on a table already loaded.</li>
- * <li>{@code reassigned TABLE DEAD_HOST STATE_FILE}: waits until no region of the table is on
- * DEAD_HOST and every one is open; prints reported locality per server and writes where each
- * region is to STATE_FILE; fails if every region is still local (nothing to heal).</li>
+ * <li>{@code reassigned TABLE DEAD_HOST STATE_FILE [LOADED_FILE]}: waits until no region of the
+ * table is on DEAD_HOST and every one is open; prints reported locality per server and writes
+ * where each region is to STATE_FILE. With LOADED_FILE (where {@code load} placed every region
+ * of the table, before the crash) it fails at once if none was on DEAD_HOST, and names the
+ * regions that were and where they went. Fails if every region is still local (nothing to heal),
+ * naming the hosts of each reassigned region's blocks.</li>
  * <li>{@code moveall TABLE STATE_FILE}: moves every region of the table to the next live
  * RegionServer (by name) and waits until hbase:meta shows each one open there, not for the
  * RegionServers' reports (the healer then starts while they still lag); writes where each region
@@ -110,13 +120,18 @@ public final class RealClusterHeal {
       Admin admin = conn.getAdmin()) {
       switch (args[0]) {
         case "load":
-          need(args, 4);
+          need(args, 4, 5);
           int regions = Integer.parseInt(args[2]);
           int rows = Integer.parseInt(args[3]);
           TestTables.createAndLoad(conn, table, regions, rows);
           Map<String, Double> loc = waitForLoadedLocality(conn, admin, table, 120, 15);
-          System.out.println("loaded " + regions + " regions x " + rows + " rows; reported"
-            + " locality per region after the flush: " + loc.values());
+          Map<String, String> loaded = placement(conn, table);
+          System.out.println("loaded " + regions + " regions x " + rows + " rows; regions per"
+            + " host: " + perHost(loaded) + "; reported locality per region after the flush: "
+            + loc.values());
+          if (args.length > 4) {
+            writePlacement(loaded, args[4]);
+          }
           break;
         case "loaded":
           need(args, 2);
@@ -124,8 +139,23 @@ public final class RealClusterHeal {
             + waitForLoadedLocality(conn, admin, table, 120, 15).values());
           break;
         case "reassigned":
-          need(args, 4);
+          need(args, 4, 5);
           String dead = args[2];
+          Map<String, String> beforeCrash =
+            args.length > 4 ? placementBefore(conn, table, args[4]) : null;
+          List<String> wereOnDead = new ArrayList<>();
+          if (beforeCrash != null) {
+            beforeCrash.forEach((r, h) -> {
+              if (h.equals(dead)) {
+                wereOnDead.add(r);
+              }
+            });
+            if (wereOnDead.isEmpty()) {
+              throw new IOException("no region of " + table + " was on " + dead
+                + " before the crash (regions per host: " + perHost(beforeCrash)
+                + "): its crash leaves nothing to heal");
+            }
+          }
           long deadline = System.currentTimeMillis() + 180_000;
           Map<String, String> where;
           while (true) {
@@ -150,12 +180,20 @@ public final class RealClusterHeal {
           Map<String, Double> after = reportedLocality(admin, table, 60);
           System.out.println("regions reassigned off " + dead + "; reported locality: "
             + after);
-          if (after.values().stream().allMatch(v -> v >= 0.9999)) {
-            throw new IOException("every region is still local after the crash: nothing to heal");
+          if (!wereOnDead.isEmpty()) {
+            StringBuilder moved = new StringBuilder();
+            for (String r : wereOnDead) {
+              moved.append(moved.length() == 0 ? "" : ", ").append(r).append(" to ")
+                .append(where.get(r));
+            }
+            System.out.println(wereOnDead.size() + " regions were on " + dead + ": " + moved);
           }
-          StringBuilder sb = new StringBuilder();
-          where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
-          Files.write(Paths.get(args[3]), sb.toString().getBytes(StandardCharsets.UTF_8));
+          if (after.values().stream().allMatch(v -> v >= 0.9999)) {
+            throw new IOException("every region is still local after the crash: nothing to heal;"
+              + " hosts of the blocks of the regions reassigned: "
+              + blockHosts(conn, table, wereOnDead.isEmpty() ? where.keySet() : wereOnDead));
+          }
+          writePlacement(where, args[3]);
           break;
         case "moveall":
           need(args, 3);
@@ -250,21 +288,82 @@ public final class RealClusterHeal {
     }
     System.out.println("every region moved to " + (host == null ? "another RegionServer" : host)
       + ": " + where);
+    writePlacement(where, stateFile);
+  }
+
+  /** Writes where each region is (encoded name, host; one region a line) to {@code file}. */
+  private static void writePlacement(Map<String, String> where, String file) throws IOException {
     StringBuilder sb = new StringBuilder();
     where.forEach((r, s) -> sb.append(r).append(' ').append(s).append('\n'));
-    Files.write(Paths.get(stateFile), sb.toString().getBytes(StandardCharsets.UTF_8));
+    Files.write(Paths.get(file), sb.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Where each region was, as written to {@code file}; empty if the file does not exist. */
+  private static Map<String, String> readPlacement(String file) throws IOException {
+    Map<String, String> where = new TreeMap<>();
+    if (!Files.exists(Paths.get(file))) {
+      return where;
+    }
+    for (String line : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
+      String[] f = line.trim().split(" ");
+      if (f.length == 2) {
+        where.put(f[0], f[1]);
+      }
+    }
+    return where;
+  }
+
+  /**
+   * Where each region of the table was as {@code file} records it; fails if the file does not
+   * record every region of the table (it was written for another table, or not at all).
+   */
+  private static Map<String, String> placementBefore(Connection conn, TableName table,
+      String file) throws IOException {
+    Map<String, String> before = readPlacement(file);
+    Set<String> regions = new TreeSet<>();
+    try (Admin admin = conn.getAdmin()) {
+      for (RegionInfo r : admin.getRegions(table)) {
+        regions.add(r.getEncodedName());
+      }
+    }
+    if (regions.isEmpty() || !before.keySet().equals(regions)) {
+      throw new IllegalArgumentException(file + " does not record where each region of " + table
+        + " was: it records " + before.keySet() + ", the table has " + regions);
+    }
+    return before;
+  }
+
+  /** How many regions each host holds, by host. */
+  private static Map<String, Integer> perHost(Map<String, String> where) {
+    Map<String, Integer> n = new TreeMap<>();
+    where.values().forEach(h -> n.merge(h, 1, Integer::sum));
+    return n;
+  }
+
+  /** The hosts of each block of each region's store files, by region and its current host. */
+  private static String blockHosts(Connection conn, TableName table, Collection<String> regions)
+      throws IOException {
+    ClusterAccess access = access(conn);
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<RegionInfo, ServerName> e : access.regionsOf(table).entrySet()) {
+      if (!regions.contains(e.getKey().getEncodedName())) {
+        continue;
+      }
+      sb.append(sb.length() == 0 ? "" : "; ").append(e.getKey().getEncodedName()).append(" on ")
+        .append(e.getValue().getHostname()).append(':');
+      for (FileStatus f : access.storeFiles(e.getKey())) {
+        for (BlockLocation b : access.fs().getFileBlockLocations(f, 0, f.getLen())) {
+          sb.append(' ').append(Arrays.toString(b.getHosts()));
+        }
+      }
+    }
+    return sb.toString();
   }
 
   /** No region moved since the placement in {@code stateFile}; every row reads back. */
   private static void checkPlacementAndRows(Connection conn, TableName table, String stateFile,
       int expectRows) throws IOException {
-    Map<String, String> before = new TreeMap<>();
-    for (String line : Files.readAllLines(Paths.get(stateFile), StandardCharsets.UTF_8)) {
-      String[] f = line.trim().split(" ");
-      if (f.length == 2) {
-        before.put(f[0], f[1]);
-      }
-    }
+    Map<String, String> before = readPlacement(stateFile);
     Map<String, String> now = placement(conn, table);
     if (!now.equals(before)) {
       throw new IOException("regions moved while healing: before " + before + ", now " + now);
@@ -321,9 +420,14 @@ public final class RealClusterHeal {
   }
 
   private static void need(String[] args, int n) {
-    if (args.length != n) {
-      throw new IllegalArgumentException(args[0] + " takes " + (n - 2) + " arguments after"
-        + " the table, got " + (args.length - 2));
+    need(args, n, n);
+  }
+
+  private static void need(String[] args, int min, int max) {
+    if (args.length < min || args.length > max) {
+      throw new IllegalArgumentException(args[0] + " takes " + (min - 2)
+        + (max > min ? " to " + (max - 2) : "") + " arguments after the table, got "
+        + (args.length - 2));
     }
   }
 
