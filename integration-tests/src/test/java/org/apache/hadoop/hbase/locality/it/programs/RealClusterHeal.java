@@ -67,8 +67,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * table is on DEAD_HOST and every one is open; prints reported locality per server and writes
  * where each region is to STATE_FILE. With LOADED_FILE (where {@code load} placed every region
  * of the table, before the crash) it fails at once if none was on DEAD_HOST, and names the
- * regions that were and where they went. Fails if every region is still local (nothing to heal),
- * naming the hosts of each reassigned region's blocks.</li>
+ * regions that were and where they went. If every region is still local (each of those regions
+ * went to a host with a replica of every one of its blocks), it names the hosts of their blocks
+ * and moves one of them to a RegionServer whose host lacks some (with LOADED_FILE; without it, or
+ * if there is none, it fails: nothing to heal).</li>
  * <li>{@code moveall TABLE STATE_FILE}: moves every region of the table to the next live
  * RegionServer (by name) and waits until hbase:meta shows each one open there, not for the
  * RegionServers' reports (the healer then starts while they still lag); writes where each region
@@ -189,9 +191,20 @@ public final class RealClusterHeal {
             System.out.println(wereOnDead.size() + " regions were on " + dead + ": " + moved);
           }
           if (after.values().stream().allMatch(v -> v >= 0.9999)) {
-            throw new IOException("every region is still local after the crash: nothing to heal;"
-              + " hosts of the blocks of the regions reassigned: "
-              + blockHosts(conn, table, wereOnDead.isEmpty() ? where.keySet() : wereOnDead));
+            String hosts =
+              blockHosts(conn, table, wereOnDead.isEmpty() ? where.keySet() : wereOnDead);
+            if (wereOnDead.isEmpty()) {
+              throw new IOException("every region is still local after the crash: nothing to"
+                + " heal; hosts of the blocks of the regions reassigned: " + hosts);
+            }
+            // Each reassigned region went to a host that has a replica of every one of its
+            // blocks (with two replicas, the second of each block is on one of two hosts of the
+            // other rack, as is the region: 1 in 16 for a region of four blocks). Move one to a
+            // server without them, so that the crash leaves work to heal.
+            System.out.println("every region is still local after the crash; hosts of the blocks"
+              + " of the regions reassigned: " + hosts);
+            moveOffReplicas(conn, admin, table, wereOnDead);
+            where = placement(conn, table);
           }
           writePlacement(where, args[3]);
           break;
@@ -289,6 +302,58 @@ public final class RealClusterHeal {
     System.out.println("every region moved to " + (host == null ? "another RegionServer" : host)
       + ": " + where);
     writePlacement(where, stateFile);
+  }
+
+  /**
+   * Moves the first of {@code regions} that has a live RegionServer on a host with the lowest
+   * HDFS locality for it (below 1.0) to that server, and waits until it reports that locality;
+   * fails if every such server holds a replica of each of the regions' blocks.
+   */
+  private static void moveOffReplicas(Connection conn, Admin admin, TableName table,
+      List<String> regions) throws Exception {
+    ClusterAccess access = access(conn);
+    List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
+    Collections.sort(servers);
+    RegionInfo region = null;
+    ServerName target = null;
+    double lowest = 1.0;
+    for (Map.Entry<RegionInfo, ServerName> e : access.regionsOf(table).entrySet()) {
+      if (!regions.contains(e.getKey().getEncodedName())) {
+        continue;
+      }
+      for (ServerName sn : servers) {
+        double loc = sn.getHostname().equals(e.getValue().getHostname()) ? 1.0
+          : access.computedLocality(e.getKey(), sn.getHostname());
+        if (loc < lowest - 1e-4) {
+          region = e.getKey();
+          target = sn;
+          lowest = loc;
+        }
+      }
+    }
+    if (region == null) {
+      throw new IOException("every region is still local after the crash, and every live"
+        + " RegionServer's host has a replica of each block of " + regions + ": nothing to heal");
+    }
+    admin.move(region.getEncodedNameAsBytes(), target);
+    long deadline = System.currentTimeMillis() + 120_000;
+    double reported = Double.NaN;
+    while (true) {
+      ServerName at = access.regionsOf(table).get(region);
+      if (target.equals(at)) {
+        reported = access.reportedLocality(region, target);
+        if (reported < 0.9999) {
+          break;
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("moved " + region.getEncodedName() + " to " + target
+          + ": after 120 s it is on " + at + ", reporting " + reported);
+      }
+      Thread.sleep(500);
+    }
+    System.out.println("moved " + region.getEncodedName() + " to " + target.getHostname()
+      + ", where its HDFS locality is " + lowest + "; it reports " + reported);
   }
 
   /** Writes where each region is (encoded name, host; one region a line) to {@code file}. */
