@@ -229,6 +229,17 @@ series_patches() {
   done <"$series"
 }
 
+# shared_folders PROJECT: the folders of PROJECT-patches/ that hold patches every baseline shares
+# (the series of a baseline names them as ../FOLDER/NNNN-...patch), relative to the project: every
+# folder there without a baseline file, e.g. hbase-patches/HBASE-26250.
+shared_folders() {
+  local d
+  for d in "$TOP/$1-patches"/*/; do
+    d=${d%/}
+    [ -f "$d/baseline" ] || echo "${d#"$TOP"/}"
+  done
+}
+
 # maintainer: "Name <email>" of build-scripts/maintainer; maintainer_name: the name alone.
 maintainer() {
   local m
@@ -449,9 +460,11 @@ source_date_epoch() {
     echo "$SOURCE_DATE_EPOCH"; return
   fi
   local t d paths=() folders=("hadoop-patches/$HADOOP_BASELINE")
+  mapfile -t -O 1 folders < <(shared_folders hadoop)
   case "${1:-}" in
     hadoop) ;;
-    hbase) folders+=("hbase-patches/$HBASE_BASELINE") ;;
+    hbase) folders+=("hbase-patches/$HBASE_BASELINE"); mapfile -t -O ${#folders[@]} folders \
+      < <(shared_folders hbase) ;;
     *) die "source_date_epoch: expected hadoop or hbase, got '${1:-}'" ;;
   esac
   for d in "${folders[@]}"; do
