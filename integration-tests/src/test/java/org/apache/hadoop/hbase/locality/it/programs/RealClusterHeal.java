@@ -427,7 +427,7 @@ public final class RealClusterHeal {
 
   /** No region moved since the placement in {@code stateFile}; every row reads back. */
   private static void checkPlacementAndRows(Connection conn, TableName table, String stateFile,
-      int expectRows) throws IOException {
+      int expectRows) throws IOException, InterruptedException {
     Map<String, String> before = readPlacement(stateFile);
     Map<String, String> now = placement(conn, table);
     if (!now.equals(before)) {
@@ -437,13 +437,66 @@ public final class RealClusterHeal {
     checkRows(conn, table, expectRows);
   }
 
+  /**
+   * Every row reads back with its value. As a client after a restart of HBase would, it first
+   * waits (five minutes at most) until every region of the table has a server and none is in
+   * transition; a scan that fails even so (a region closed or opened again under it on a busy
+   * machine) is printed with its causes and tried again after the same wait, three times in all.
+   * A row that reads back wrong fails at once, and so does a count short of {@code expectRows}.
+   */
   private static void checkRows(Connection conn, TableName table, int expectRows)
-    throws IOException {
-    int read = TestTables.readAllChecked(conn, table);
-    if (read != expectRows) {
-      throw new IOException("read " + read + " rows back, expected " + expectRows);
+    throws IOException, InterruptedException {
+    try (Admin admin = conn.getAdmin()) {
+      for (int attempt = 1;; attempt++) {
+        waitForRegionsOpen(admin, table, 300);
+        int read;
+        try {
+          read = TestTables.readAllChecked(conn, table);
+        } catch (IOException e) {
+          if (attempt == 3 || String.valueOf(e.getMessage()).startsWith("wrong value")) {
+            throw e;
+          }
+          System.out.println("read " + attempt + " of 3 failed: " + causes(e));
+          continue;
+        }
+        if (read != expectRows) {
+          throw new IOException("read " + read + " rows back, expected " + expectRows);
+        }
+        System.out.println("every row reads back with its value: " + read + " rows");
+        return;
+      }
     }
-    System.out.println("every row reads back with its value: " + read + " rows");
+  }
+
+  /** Waits until every region of {@code table} has a server and none is in transition. */
+  private static void waitForRegionsOpen(Admin admin, TableName table, int seconds)
+    throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    while (true) {
+      List<String> moving = new ArrayList<>();
+      admin.getClusterMetrics(EnumSet.of(Option.REGIONS_IN_TRANSITION))
+        .getRegionStatesInTransition().stream()
+        .filter(rs -> rs.getRegion().getTable().equals(table))
+        .forEach(rs -> moving.add(rs.getRegion().getEncodedName() + " " + rs.getState()));
+      if (moving.isEmpty() && admin.isTableAvailable(table)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("regions of " + table + " not open after " + seconds
+          + " s; in transition: " + moving);
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  /** The messages of {@code t} and its causes, one after the other. */
+  private static String causes(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      sb.append(sb.length() == 0 ? "" : " <- ").append(c.getClass().getSimpleName()).append(": ")
+        .append(c.getMessage() == null ? "" : c.getMessage().split("\n", 2)[0]);
+    }
+    return sb.toString();
   }
 
   private static void read(Connection conn, TableName table, int regions, int rows,
