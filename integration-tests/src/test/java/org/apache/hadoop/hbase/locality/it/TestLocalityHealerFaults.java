@@ -50,6 +50,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.locality.engine.PassResult.Count;
 import org.apache.hadoop.hbase.locality.it.harness.HealChecks;
 import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
 import org.apache.hadoop.hbase.locality.it.harness.TestTables;
@@ -211,7 +212,7 @@ public class TestLocalityHealerFaults {
       do {
         rerun = LocalityHealer.heal(new Configuration(cluster.util().getConfiguration()),
           healerArgs(table));
-        moved += rerun.getBytesMoved();
+        moved += rerun.get(Count.BYTES_MOVED);
         runs++;
         LOG.info("{}: rerun {} with {} non-local bytes left before the first\n{}", phase, runs,
           before.nonLocalBytes(), rerun.toTable());
@@ -268,7 +269,7 @@ public class TestLocalityHealerFaults {
     LocalityHealerSummary refused = LocalityHealer.heal(
       new Configuration(cluster.util().getConfiguration()), healerArgs(table));
     assertEquals(refused.getMessage(), ExitCode.ALREADY_RUNNING, refused.getExitCode());
-    assertEquals(0, refused.getBytesMoved());
+    assertEquals(0, refused.get(Count.BYTES_MOVED));
 
     // Once the lease expires (after a minute by default; at once here), the rerun finishes the
     // job.
@@ -309,7 +310,7 @@ public class TestLocalityHealerFaults {
       LOG.info("healer run with a DataNode killed:\n{}", s.toTable());
       assertTrue(s.getMessage(),
         EnumSet.of(ExitCode.SUCCESS, ExitCode.PARTIAL).contains(s.getExitCode()));
-      assertTrue(s.getBlocksMoved() > 0);
+      assertTrue(s.get(Count.BLOCKS_MOVED) > 0);
       assertEquals(ROWS, TestTables.readAllChecked(cluster, table));
 
       // The NameNode declares the DataNode dead and re-creates its replicas elsewhere.
@@ -376,7 +377,7 @@ public class TestLocalityHealerFaults {
     LOG.info("healer run raced by a major compaction:\n{}", s.toTable());
     assertTrue(s.getMessage(),
       EnumSet.of(ExitCode.SUCCESS, ExitCode.PARTIAL).contains(s.getExitCode()));
-    assertTrue(s.getBlocksMoved() > 0);
+    assertTrue(s.get(Count.BLOCKS_MOVED) > 0);
 
     // The compaction rewrites every region into one new file, and no row is lost.
     cluster.util().waitFor(300_000, 1000, () -> {

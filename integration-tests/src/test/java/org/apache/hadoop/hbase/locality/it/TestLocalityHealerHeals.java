@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.locality.engine.PassResult.Count;
 import org.apache.hadoop.hbase.locality.it.harness.HealChecks;
 import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
 import org.apache.hadoop.hbase.locality.it.harness.TestTables;
@@ -123,8 +124,8 @@ public class TestLocalityHealerHeals {
     LOG.info("{}: healer summary\n{}", phase, summary.toTable());
     assertEquals(phase + ": " + summary.getMessage(), ExitCode.SUCCESS,
       summary.getExitCode());
-    assertTrue(phase + ": moved " + summary.getBytesMoved() + " bytes for " + nonLocal
-      + " non-local bytes", Math.abs(summary.getBytesMoved() - nonLocal) <= BLOCK_SIZE);
+    assertTrue(phase + ": moved " + summary.get(Count.BYTES_MOVED) + " bytes for " + nonLocal
+      + " non-local bytes", Math.abs(summary.get(Count.BYTES_MOVED) - nonLocal) <= BLOCK_SIZE);
 
     // Every region reports locality 1.0, without having moved or reopened; fsck is clean once
     // the replaced replicas are gone; every row reads back.

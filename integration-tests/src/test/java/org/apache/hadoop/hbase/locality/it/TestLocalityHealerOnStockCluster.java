@@ -34,6 +34,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.locality.ExitCode;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.locality.engine.PassResult.Count;
 import org.apache.hadoop.hbase.locality.it.harness.HealChecks;
 import org.apache.hadoop.hbase.locality.it.harness.HealerJarProcess;
 import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
@@ -103,8 +104,9 @@ public class TestLocalityHealerOnStockCluster {
     LOG.info("first run\n{}", first.toTable());
     assertEquals(first.getMessage(), ExitCode.SUCCESS, first.getExitCode());
     assertEquals(0, first.getExitCode().getCode());
-    assertTrue("moved " + first.getBytesMoved() + " bytes for " + nonLocal + " non-local bytes",
-      Math.abs(first.getBytesMoved() - nonLocal) <= BLOCK_SIZE);
+    assertTrue(
+      "moved " + first.get(Count.BYTES_MOVED) + " bytes for " + nonLocal + " non-local bytes",
+      Math.abs(first.get(Count.BYTES_MOVED) - nonLocal) <= BLOCK_SIZE);
     assertEquals(first.toTable(), 1.0f, first.getLocalityAfter(), 0f);
     assertTrue(first.toTable(), first.getLocalityBefore() < 1.0f);
     // a stock RegionServer does not see the moves: what it reports stays below 1.0
@@ -118,7 +120,7 @@ public class TestLocalityHealerOnStockCluster {
     LOG.info("second run\n{}", second.toTable());
     assertEquals(second.getMessage(), ExitCode.NOTHING_TO_DO, second.getExitCode());
     assertEquals(0, second.getExitCode().getCode());
-    assertEquals(0, second.getBlocksPlanned());
+    assertEquals(0, second.get(Count.BLOCKS_PLANNED));
     assertEquals(0, second.getRegionsBelowThreshold());
     assertEquals(second.toTable(), 1.0f, second.getLocalityAfter(), 0f);
     assertEquals(REGIONS * ROWS_PER_REGION, TestTables.readAllChecked(cluster, TABLE));

@@ -41,6 +41,7 @@ import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.locality.LocalityHealer;
 import org.apache.hadoop.hbase.locality.LocalityHealerSummary;
+import org.apache.hadoop.hbase.locality.engine.PassResult.Count;
 import org.apache.hadoop.hbase.locality.it.harness.DemoReader;
 import org.apache.hadoop.hbase.locality.it.harness.MultiHostCluster;
 import org.apache.hadoop.hbase.locality.it.harness.SeriesConf;
@@ -136,17 +137,17 @@ public final class LocalityBench {
       OUT.printf("   %-34s %11.1f%% %11.1f%%%n", "locality reached (HDFS)",
         100 * heal.locality, 100 * compact.locality);
       OUT.printf("   healer: %s, %d blocks moved, %.1f MiB%n", summary.getExitCode(),
-        summary.getBlocksMoved(), mib(summary.getBytesMoved()));
+        summary.get(Count.BLOCKS_MOVED), mib(summary.get(Count.BYTES_MOVED)));
 
       long nonLocal = healBytes[1] - healBytes[0];
       double fraction = (double) nonLocal / healBytes[1];
-      double moved = (double) summary.getBytesMoved() / Math.max(1, nonLocal);
+      double moved = (double) summary.get(Count.BYTES_MOVED) / Math.max(1, nonLocal);
       double written = heal.written / Math.max(1.0, compact.written);
       double faster = compact.seconds / Math.max(0.001, heal.seconds);
       OUT.println("   targets:");
       target(String.format("healer bytes moved / non-local bytes = %.3f (<= 1.05)", moved),
         moved <= 1.05, "the healer moved blocks that were local or moved a block twice: see"
-          + " its pass lines (blocks planned / moved / failed) in"
+          + " its pass lines (blocksPlanned, blocksMoved, blocksFailed) in"
           + " build/<line>/bench/logs/cluster.log");
       target(String.format("healer / compaction bytes written = %.3f (<= 0.35 x non-local"
         + " fraction %.3f = %.3f)", written, fraction, 0.35 * fraction),
@@ -294,7 +295,7 @@ public final class LocalityBench {
       LocalityHealerSummary s = LocalityHealer.heal(new Configuration(conf(cluster)), "--once",
         "--table", READ.getNameAsString(), "--threshold", "1.0", "--grace", "5",
         "--max-passes", "1");
-      OUT.printf("   healer: %s, %d blocks moved%n", s.getExitCode(), s.getBlocksMoved());
+      OUT.printf("   healer: %s, %d blocks moved%n", s.getExitCode(), s.get(Count.BLOCKS_MOVED));
       // Past the NameNode's grace period (10 s with the series), so that replaced replicas are
       // deleted inside the window.
       Thread.sleep(15_000);
