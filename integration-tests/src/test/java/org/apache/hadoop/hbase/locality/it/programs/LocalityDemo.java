@@ -160,7 +160,7 @@ public final class LocalityDemo {
       c.getLong("dfs.namenode.block.replace.grace.period.ms", 0),
       c.getInt("dfs.client.retry.window.base", 3000),
       c.getInt("dfs.client.retry.window.multiplier", 1),
-      c.getInt("dfs.client.retry.window.max", 0),
+      c.getInt("dfs.client.retry.window.max-wait-ms", 60000),
       c.getBoolean("hbase.locality.inputstream.derive.enabled", false) ? "on" : "off");
   }
 
