@@ -446,9 +446,9 @@ make_tree() {
 
 # source_date_epoch hadoop|hbase: the time stamp of the project's rebuilt jars, in seconds since
 # 1970: the time of the last commit that changed the inputs of its build (its baseline folder but
-# for the test lists known-flaky and regression-tests, and Hadoop's too for HBase, which is built
-# against the rebuilt Hadoop; the build script and its lib/). Each project has its own, so that a
-# commit to the HBase series leaves the Hadoop jars as
+# for the test lists known-flaky, regression-tests and upstream-tests, and Hadoop's too for
+# HBase, which is built against the rebuilt Hadoop; the build script and its lib/). Each project
+# has its own, so that a commit to the HBase series leaves the Hadoop jars as
 # they were; inputs_hash holds it, so that a build whose jars would get another stamp rebuilds
 # them: two builds of one commit, a fresh one and one on top of an earlier build, give
 # byte-identical jars. $SOURCE_DATE_EPOCH if set (the reproducible-builds.org convention);
@@ -468,7 +468,8 @@ source_date_epoch() {
     *) die "source_date_epoch: expected hadoop or hbase, got '${1:-}'" ;;
   esac
   for d in "${folders[@]}"; do
-    paths+=("$d" ":(exclude)$d/known-flaky" ":(exclude)$d/regression-tests")
+    paths+=("$d" ":(exclude)$d/known-flaky" ":(exclude)$d/regression-tests"
+      ":(exclude)$d/upstream-tests")
   done
   t=$(git -C "$TOP" log -1 --format=%ct -- "${paths[@]}" build-scripts/build build-scripts/lib \
     build-scripts/versions 2>/dev/null) || t=""
