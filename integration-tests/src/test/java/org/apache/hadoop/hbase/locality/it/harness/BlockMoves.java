@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -98,6 +99,16 @@ public final class BlockMoves {
    */
   public static long makeLocal(DistributedFileSystem dfs, List<FileStatus> files, String host,
       Function<LocatedBlock, DatanodeInfo> source) throws IOException {
+    return makeLocal(dfs, files, host, source, lb -> true);
+  }
+
+  /**
+   * As {@link #makeLocal(DistributedFileSystem, List, String, Function)}, for the blocks
+   * {@code which} accepts only (asked in file and block order, for blocks not yet local).
+   */
+  public static long makeLocal(DistributedFileSystem dfs, List<FileStatus> files, String host,
+      Function<LocatedBlock, DatanodeInfo> source, Predicate<LocatedBlock> which)
+      throws IOException {
     DatanodeInfo target = null;
     for (DatanodeInfo dn : dfs.getDataNodeStats()) {
       if (dn.getHostName().equals(host)) {
@@ -117,7 +128,7 @@ public final class BlockMoves {
         for (DatanodeInfo dn : lb.getLocations()) {
           local |= dn.getHostName().equals(host);
         }
-        if (!local) {
+        if (!local && which.test(lb)) {
           DatanodeInfo from = source.apply(lb);
           replaceBlock(lb.getBlock(), from, from, target);
           moved += lb.getBlockSize();

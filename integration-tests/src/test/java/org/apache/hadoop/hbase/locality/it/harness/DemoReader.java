@@ -27,6 +27,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -43,6 +44,7 @@ public final class DemoReader implements Runnable {
   private final TableName table;
   private final int regions;
   private final int rows;
+  private final Function<byte[], byte[]> expected;
   private final AtomicBoolean stop = new AtomicBoolean();
   private final AtomicLong completed = new AtomicLong();
   private final List<List<double[]>> samples = new ArrayList<>();
@@ -54,6 +56,16 @@ public final class DemoReader implements Runnable {
   /** A reader of {@code table} (loaded by TestTables) counting reads in {@code phases}. */
   public DemoReader(ClusterAccess cluster, TableName table, int regions, int rows,
       int phases) {
+    this(cluster, table, regions, rows, phases, row -> TestTables.value(row, 1024));
+  }
+
+  /**
+   * A reader of {@code table}, whose rows are those of {@link TestTables#row(int, int)} with the
+   * value {@code expected} gives for each row, counting reads in {@code phases}.
+   */
+  public DemoReader(ClusterAccess cluster, TableName table, int regions, int rows, int phases,
+      Function<byte[], byte[]> expected) {
+    this.expected = expected;
     this.cluster = cluster;
     this.table = table;
     this.regions = regions;
@@ -124,8 +136,8 @@ public final class DemoReader implements Runnable {
     }
   }
 
-  private static void check(Result r) {
-    if (r.isEmpty() || !Arrays.equals(TestTables.value(r.getRow(), 1024),
+  private void check(Result r) {
+    if (r.isEmpty() || !Arrays.equals(expected.apply(r.getRow()),
       r.getValue(TestTables.FAMILY, TestTables.QUALIFIER))) {
       throw new IllegalStateException("wrong value read");
     }

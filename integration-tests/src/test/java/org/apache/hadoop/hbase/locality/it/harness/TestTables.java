@@ -25,6 +25,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HRegionLocation;
@@ -62,6 +63,48 @@ public final class TestTables {
     for (int i = 0; i < size; i++) {
       seed = seed * 6364136223846793005L + 1442695040888963407L;
       v[i] = (byte) (seed >>> 56);
+    }
+    return v;
+  }
+
+  /** The words of {@link #compressibleValue(byte[], int)}: 256 of 8 to 15 letters. */
+  private static final byte[][] WORDS = new byte[256][];
+
+  static {
+    Random rnd = new Random(26250);
+    for (int i = 0; i < WORDS.length; i++) {
+      WORDS[i] = new byte[8 + rnd.nextInt(8)];
+      for (int j = 0; j < WORDS[i].length; j++) {
+        WORDS[i][j] = (byte) ('a' + rnd.nextInt(26));
+      }
+    }
+  }
+
+  /**
+   * A value derived from the row that compresses about as production values do: words of a
+   * small vocabulary separated by spaces, one run in sixteen of 8 random bytes instead (Snappy
+   * makes 64 KiB of such values about 3 times smaller).
+   */
+  public static byte[] compressibleValue(byte[] row, int size) {
+    byte[] v = new byte[size];
+    long seed = Bytes.hashCode(row);
+    int i = 0;
+    while (i < size) {
+      seed = seed * 6364136223846793005L + 1442695040888963407L;
+      int x = (int) (seed >>> 33);
+      if ((x & 0xff) < 16) {
+        for (int k = 0; k < 8 && i < size; k++) {
+          v[i++] = (byte) (seed >>> (8 * k));
+        }
+      } else {
+        byte[] w = WORDS[(x >>> 8) % WORDS.length];
+        for (int k = 0; k < w.length && i < size; k++) {
+          v[i++] = w[k];
+        }
+        if (i < size) {
+          v[i++] = ' ';
+        }
+      }
     }
     return v;
   }
@@ -145,7 +188,7 @@ public final class TestTables {
    * needed. HBase 2.4 assigns a new table's regions round robin; HBase 2.6 may open them all on
    * the first RegionServer that registered, and the tests need regions on every server.
    */
-  static void spreadRegions(Connection conn, TableName table) throws IOException {
+  public static void spreadRegions(Connection conn, TableName table) throws IOException {
     try (Admin admin = conn.getAdmin(); RegionLocator locator = conn.getRegionLocator(table)) {
       Map<ServerName, List<byte[]>> byServer = new TreeMap<>();
       for (ServerName sn : admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
