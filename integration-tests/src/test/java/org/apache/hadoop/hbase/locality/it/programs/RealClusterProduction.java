@@ -488,6 +488,37 @@ public final class RealClusterProduction {
     return total / ((b.nanos - a.nanos) / 1e9);
   }
 
+  /** A reader in its phase 1 (during), with what was measured before. */
+  private static final class Started {
+    final DemoReader reader;
+    final Snapshot start;
+    final double readerCpuPerS;
+
+    Started(DemoReader reader, Snapshot start, double readerCpuPerS) {
+      this.reader = reader;
+      this.start = start;
+      this.readerCpuPerS = readerCpuPerS;
+    }
+  }
+
+  /**
+   * Starts the reader, counts its reads as before (phase 0) while the daemons' CPU rate with the
+   * reader alone and the DataNodes' metrics are read (one JMX cache period), then as during.
+   */
+  private static Started startReader(RealCluster cluster, int regions, int rows)
+      throws Exception {
+    DemoReader reader = new DemoReader(cluster, TABLE, regions, rows, 2,
+      row -> TestTables.compressibleValue(row, VALUE_BYTES));
+    reader.start();
+    Thread.sleep(3000);
+    reader.phase(0);
+    Snapshot before = new Snapshot(cluster, readDataNodeBytes(cluster));
+    Snapshot start = new Snapshot(cluster, dataNodeBytes(cluster));
+    double rate = readerCpuPerS(before, start);
+    reader.phase(1);
+    return new Started(reader, start, rate);
+  }
+
   /** The reader's figures of both phases (0: before, 1: during). */
   private static void readerFigures(ObjectNode out, DemoReader reader) {
     for (int p = 0; p < 2; p++) {
@@ -511,15 +542,10 @@ public final class RealClusterProduction {
     long[] nonLocal = prepare(cluster, half);
     ObjectNode out = scenario("heal", half, nonLocal);
     out.put("bandwidth", bandwidth);
-    DemoReader reader = new DemoReader(cluster, TABLE, regions, rows, 2,
-      row -> TestTables.compressibleValue(row, VALUE_BYTES));
-    reader.start();
-    Thread.sleep(3000);
-    reader.phase(0);
-    Snapshot before = new Snapshot(cluster, readDataNodeBytes(cluster));
-    Snapshot start = new Snapshot(cluster, dataNodeBytes(cluster));
-    double readerRate = readerCpuPerS(before, start);
-    reader.phase(1);
+    Started started = startReader(cluster, regions, rows);
+    DemoReader reader = started.reader;
+    Snapshot start = started.start;
+    double readerRate = started.readerCpuPerS;
     int startsBefore = cluster.healerLogLines(STARTED).size();
     int movesBefore = cluster.healerLogLines(MOVED).size();
     List<String> args = new ArrayList<>(Arrays.asList("--once", "--table", TABLE.getNameAsString(),
@@ -631,15 +657,10 @@ public final class RealClusterProduction {
       throws Exception {
     long[] nonLocal = prepare(cluster, half);
     ObjectNode out = scenario("compaction", half, nonLocal);
-    DemoReader reader = new DemoReader(cluster, TABLE, regions, rows, 2,
-      row -> TestTables.compressibleValue(row, VALUE_BYTES));
-    reader.start();
-    Thread.sleep(3000);
-    reader.phase(0);
-    Snapshot before = new Snapshot(cluster, readDataNodeBytes(cluster));
-    Snapshot start = new Snapshot(cluster, dataNodeBytes(cluster));
-    double readerRate = readerCpuPerS(before, start);
-    reader.phase(1);
+    Started started = startReader(cluster, regions, rows);
+    DemoReader reader = started.reader;
+    Snapshot start = started.start;
+    double readerRate = started.readerCpuPerS;
     Set<String> files = fileNames(cluster, TABLE);
     long t0 = System.nanoTime();
     cluster.admin().majorCompact(TABLE);
