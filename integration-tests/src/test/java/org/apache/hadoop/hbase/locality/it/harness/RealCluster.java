@@ -182,12 +182,26 @@ public final class RealCluster implements ClusterControl, AutoCloseable {
    * target host of each move done.
    */
   public List<String[]> healerLogLines(Pattern p) {
+    return logLines(healerLog, p);
+  }
+
+  /**
+   * The log of the healer run as a service ({@code cluster healer-daemon}, the output of
+   * dist/bin/locality-healer-daemon), appended to by every run.
+   */
+  public File healerDaemonLog() {
+    return new File(healerLog.getParentFile(),
+      "locality-healer-" + System.getProperty("user.name") + ".out");
+  }
+
+  /** A log's records matching {@code p} (its groups), in order; none if it is absent. */
+  public static List<String[]> logLines(File log, Pattern p) {
     List<String[]> out = new ArrayList<>();
-    if (!healerLog.exists()) {
+    if (!log.exists()) {
       return out;
     }
     try {
-      for (String line : Files.readAllLines(healerLog.toPath(), StandardCharsets.UTF_8)) {
+      for (String line : Files.readAllLines(log.toPath(), StandardCharsets.UTF_8)) {
         Matcher m = p.matcher(line);
         if (m.find()) {
           String[] g = new String[m.groupCount()];

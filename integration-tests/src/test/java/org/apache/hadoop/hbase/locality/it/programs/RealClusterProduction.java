@@ -114,6 +114,11 @@ public final class RealClusterProduction {
   private static final Pattern STARTED = Pattern.compile("^(\\S+ \\S+) .*Start moving \\S+ with"
     + " size=(\\d+) from ([^:/\\s]+)\\S* to ([^:/\\s]+)\\S* through ([^:/\\s]+)");
   private static final Pattern MOVED = Pattern.compile("^(\\S+ \\S+) .*Successfully moved ");
+  private static final Pattern PASS_ENDED = Pattern.compile("^(\\S+ \\S+) .*LocalityHealer pass \\d+:");
+  private static final Pattern FIRST_MOVE =
+    Pattern.compile("^(\\S+ \\S+) .*Pass \\d+ moves its first blocks (\\d+) ms after its start");
+  /** The daemon's interval in the start stage: longer than moving the regions takes. */
+  private static final int DAEMON_INTERVAL_S = 90;
 
   private RealClusterProduction() {
   }
@@ -124,10 +129,13 @@ public final class RealClusterProduction {
         table();
       } else if (args.length >= 4 && args[0].equals("run")) {
         boolean compact = false;
+        boolean start = false;
         long[] curve = new long[0];
         for (int i = 4; i < args.length; i++) {
           if (args[i].equals("compact")) {
             compact = true;
+          } else if (args[i].equals("start")) {
+            start = true;
           } else if (args[i].equals("curve") && i + 1 < args.length) {
             String[] b = args[++i].split(",");
             curve = new long[b.length];
@@ -140,11 +148,11 @@ public final class RealClusterProduction {
         }
         try (RealCluster cluster = new RealCluster()) {
           run(cluster, args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), compact,
-            curve);
+            start, curve);
         }
       } else {
         System.err.println("usage: RealClusterProduction run LEVEL SIZE_MIB BANDWIDTH [compact]"
-          + " [curve B1,B2,...] | table");
+          + " [start] [curve B1,B2,...] | table");
         System.exit(2);
       }
       System.exit(0);
@@ -160,7 +168,7 @@ public final class RealClusterProduction {
   }
 
   private static void run(RealCluster cluster, String level, int sizeMib, long bandwidth,
-      boolean compact, long[] curve) throws Exception {
+      boolean compact, boolean start, long[] curve) throws Exception {
     int regions = cluster.hostsWith("regionserver").size();
     int rows = (int) ((long) sizeMib * 1024 / regions);
     OUT.printf("== production shape, %s: %d MiB of 1 KiB values in %d regions (one per"
@@ -180,6 +188,9 @@ public final class RealClusterProduction {
     OUT.printf("   loaded %.0f MiB (row keys and values) through the RegionServers and major"
       + " compacted in %.0f s; %.0f MiB of store files: ratio %.2f%n", mib(written),
       out.get("load_s").asDouble(), mib(b[1]), out.get("compression_ratio").asDouble());
+    if (start) {
+      out.set("start", start(cluster));
+    }
     out.set("whole_heal", heal(cluster, false, regions, rows, bandwidth, 0));
     if (compact) {
       out.set("whole_compact", compact(cluster, false, regions, rows));
@@ -664,6 +675,74 @@ public final class RealClusterProduction {
   }
 
   /**
+   * The healer's start on the idle cluster, no reader running, the regions moved as for the
+   * wholly non-local scenario: the seconds from the launch of a {@code --once} run (its launcher,
+   * the JVM, the connections, the plan) to its first move started; then a daemon's pass: the
+   * seconds from its interval's end (the end of its first pass, which finds the table local, plus
+   * the interval) to its first move started, and the milliseconds the daemon logs from its pass's
+   * start to its first move. The regions are moved while the daemon sleeps out its interval.
+   */
+  private static ObjectNode start(RealCluster cluster) throws Exception {
+    ObjectNode out = JSON.createObjectNode();
+    prepare(cluster, false);
+    SimpleDateFormat f = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS");
+    int startsBefore = cluster.healerLogLines(STARTED).size();
+    long launched = System.currentTimeMillis();
+    JsonNode once = cluster.heal("--once", "--table", TABLE.getNameAsString(), "--threshold",
+      "1.0");
+    List<String[]> started = cluster.healerLogLines(STARTED);
+    out.put("once_exit", once.path("exitCode").asText());
+    out.put("once_s", (System.currentTimeMillis() - launched) / 1000.0);
+    putTime(out, "once_first_move_s", started.size() > startsBefore
+      ? (f.parse(started.get(startsBefore)[0]).getTime() - launched) / 1000.0 : Double.NaN);
+    File log = cluster.healerDaemonLog();
+    int passesBefore = RealCluster.logLines(log, PASS_ENDED).size();
+    int firstBefore = RealCluster.logLines(log, FIRST_MOVE).size();
+    int movesBefore = RealCluster.logLines(log, STARTED).size();
+    cluster.cluster("healer-daemon", "start", "--table", TABLE.getNameAsString(), "--threshold",
+      "1.0", "--interval", Integer.toString(DAEMON_INTERVAL_S), "--grace", "5");
+    try {
+      long deadline = System.nanoTime() + 300_000_000_000L;
+      while (RealCluster.logLines(log, PASS_ENDED).size() <= passesBefore) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("the healer daemon ended no pass in 5 minutes; see " + log);
+        }
+        Thread.sleep(200);
+      }
+      long firstEnded = f.parse(RealCluster.logLines(log, PASS_ENDED).get(passesBefore)[0]).getTime();
+      prepare(cluster, false);
+      if (RealCluster.logLines(log, PASS_ENDED).size() > passesBefore + 1
+        || System.currentTimeMillis() > firstEnded + DAEMON_INTERVAL_S * 1000L) {
+        // the regions moved too slowly: the next pass may have found some of them still local
+        out.putNull("daemon_first_move_s");
+        out.put("daemon_not_measured", String.format("moving the regions took longer than the"
+          + " daemon's interval of %d s", DAEMON_INTERVAL_S));
+      } else {
+        while (RealCluster.logLines(log, STARTED).size() <= movesBefore
+          || RealCluster.logLines(log, FIRST_MOVE).size() <= firstBefore) {
+          if (System.nanoTime() > deadline + DAEMON_INTERVAL_S * 1_000_000_000L) {
+            throw new IOException("the healer daemon's second pass moved nothing; see " + log);
+          }
+          Thread.sleep(200);
+        }
+        long firstMove = f.parse(RealCluster.logLines(log, STARTED).get(movesBefore)[0]).getTime();
+        out.put("daemon_first_move_s",
+          (firstMove - firstEnded - DAEMON_INTERVAL_S * 1000L) / 1000.0);
+        out.put("daemon_logged_first_move_ms",
+          Long.parseLong(RealCluster.logLines(log, FIRST_MOVE).get(firstBefore)[1]));
+      }
+    } finally {
+      cluster.cluster("healer-daemon", "stop");
+    }
+    OUT.printf("   the healer's start, idle cluster: --once %s, first move %s after its launch"
+      + " (run %.1f s); the daemon's pass: first move %s after its interval (%s ms after the"
+      + " pass's start, as it logs it)%n", out.path("once_exit").asText(),
+      time(out, "once_first_move_s"), out.path("once_s").asDouble(),
+      time(out, "daemon_first_move_s"), out.path("daemon_logged_first_move_ms").asText("-"));
+    return out;
+  }
+
+  /**
    * The healer's moves of this pass, from its log: seconds from its start to the first move
    * started, from the first move started to the last done, and the floor of the pass: the most
    * bytes a DataNode sent (as proxy) and received (as target), over the bandwidth; and the floor
@@ -991,6 +1070,24 @@ public final class RealClusterProduction {
         check(md, String.format("%d MiB, %s, %s: first move %.1f s after the healer's start"
           + " (<= 3 s)", larger, scenario, level, first), first <= 3,
           "JVM start, class loading, connections and the plan come before the first move");
+      }
+    }
+    for (TreeMap<String, JsonNode> size : runs.values()) {
+      for (JsonNode run : size.values()) {
+        JsonNode st = run.path("start");
+        if (!st.isObject()) {
+          continue;
+        }
+        double once = st.path("once_first_move_s").asDouble(Double.NaN);
+        check(md, String.format("the healer's start on the idle cluster (%s, %d MiB): --once"
+          + " moves %.1f s after its launch (<= 3 s)", run.path("level").asText(),
+          run.path("size_mib").asInt(), once), once <= 3, "the launcher, the JVM's start and"
+            + " the first calls to HBase and the NameNode, on 2 cores");
+        double daemon = st.path("daemon_first_move_s").asDouble(Double.NaN);
+        check(md, String.format("the healer's start on the idle cluster: a daemon's pass moves"
+          + " %.1f s after its interval (<= 1 s)", daemon), daemon <= 1,
+          st.path("daemon_not_measured").asText("listing, locating and planning before the"
+            + " first batch's moves"));
       }
     }
     if (runs.size() >= 2) {
