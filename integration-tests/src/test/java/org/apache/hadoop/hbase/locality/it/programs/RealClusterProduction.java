@@ -114,7 +114,8 @@ public final class RealClusterProduction {
   private static final Pattern STARTED = Pattern.compile("^(\\S+ \\S+) .*Start moving \\S+ with"
     + " size=(\\d+) from ([^:/\\s]+)\\S* to ([^:/\\s]+)\\S* through ([^:/\\s]+)");
   private static final Pattern MOVED = Pattern.compile("^(\\S+ \\S+) .*Successfully moved ");
-  private static final Pattern PASS_ENDED = Pattern.compile("^(\\S+ \\S+) .*LocalityHealer pass \\d+:");
+  private static final Pattern PASS_ENDED =
+    Pattern.compile("^(\\S+ \\S+) .*LocalityHealer pass \\d+:");
   private static final Pattern FIRST_MOVE =
     Pattern.compile("^(\\S+ \\S+) .*Pass \\d+ moves its first blocks (\\d+) ms after its start");
   /** The daemon's interval in the start stage: longer than moving the regions takes. */
@@ -693,8 +694,22 @@ public final class RealClusterProduction {
     List<String[]> started = cluster.healerLogLines(STARTED);
     out.put("once_exit", once.path("exitCode").asText());
     out.put("once_s", (System.currentTimeMillis() - launched) / 1000.0);
-    putTime(out, "once_first_move_s", started.size() > startsBefore
-      ? (f.parse(started.get(startsBefore)[0]).getTime() - launched) / 1000.0 : Double.NaN);
+    double firstMove = started.size() > startsBefore
+      ? (f.parse(started.get(startsBefore)[0]).getTime() - launched) / 1000.0 : Double.NaN;
+    putTime(out, "once_first_move_s", firstMove);
+    // where the time went, from the healer's summary: each step's end, from the JVM's start
+    JsonNode ms = once.path("startupMs");
+    if (ms.isObject() && !Double.isNaN(firstMove)) {
+      double jvm = ms.path("firstMove").asLong() / 1000.0;
+      out.put("once_launcher_s", firstMove - jvm);
+      out.put("once_classes_s", ms.path("run").asLong() / 1000.0);
+      out.put("once_connections_s", (ms.path("connections").asLong()
+        - ms.path("run").asLong()) / 1000.0);
+      out.put("once_to_pass_s", (ms.path("firstPass").asLong()
+        - ms.path("connections").asLong()) / 1000.0);
+      out.put("once_plan_s", (ms.path("firstMove").asLong()
+        - ms.path("firstPass").asLong()) / 1000.0);
+    }
     File log = cluster.healerDaemonLog();
     int passesBefore = RealCluster.logLines(log, PASS_ENDED).size();
     int firstBefore = RealCluster.logLines(log, FIRST_MOVE).size();
@@ -709,7 +724,8 @@ public final class RealClusterProduction {
         }
         Thread.sleep(200);
       }
-      long firstEnded = f.parse(RealCluster.logLines(log, PASS_ENDED).get(passesBefore)[0]).getTime();
+      long firstEnded =
+        f.parse(RealCluster.logLines(log, PASS_ENDED).get(passesBefore)[0]).getTime();
       prepare(cluster, false);
       if (RealCluster.logLines(log, PASS_ENDED).size() > passesBefore + 1
         || System.currentTimeMillis() > firstEnded + DAEMON_INTERVAL_S * 1000L) {
@@ -725,9 +741,10 @@ public final class RealClusterProduction {
           }
           Thread.sleep(200);
         }
-        long firstMove = f.parse(RealCluster.logLines(log, STARTED).get(movesBefore)[0]).getTime();
+        long moved =
+          f.parse(RealCluster.logLines(log, STARTED).get(movesBefore)[0]).getTime();
         out.put("daemon_first_move_s",
-          (firstMove - firstEnded - DAEMON_INTERVAL_S * 1000L) / 1000.0);
+          (moved - firstEnded - DAEMON_INTERVAL_S * 1000L) / 1000.0);
         out.put("daemon_logged_first_move_ms",
           Long.parseLong(RealCluster.logLines(log, FIRST_MOVE).get(firstBefore)[1]));
       }
@@ -739,6 +756,14 @@ public final class RealClusterProduction {
       + " pass's start, as it logs it)%n", out.path("once_exit").asText(),
       time(out, "once_first_move_s"), out.path("once_s").asDouble(),
       time(out, "daemon_first_move_s"), out.path("daemon_logged_first_move_ms").asText("-"));
+    if (out.has("once_launcher_s")) {
+      OUT.printf("     --once: %.1f s before its JVM started (launcher), %.1f s to its run's start"
+        + " (JVM, classes), %.1f s to its connections (HBase, NameNode, superuser and scope"
+        + " checks), %.1f s to its pass's start, %.1f s to its first move (list, locate, plan)%n",
+        out.path("once_launcher_s").asDouble(), out.path("once_classes_s").asDouble(),
+        out.path("once_connections_s").asDouble(), out.path("once_to_pass_s").asDouble(),
+        out.path("once_plan_s").asDouble());
+    }
     return out;
   }
 
