@@ -38,6 +38,7 @@ import java.io.PrintStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.text.SimpleDateFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,6 +121,9 @@ public final class RealClusterProduction {
     Pattern.compile("^(\\S+ \\S+) .*Pass \\d+ moves its first blocks (\\d+) ms after its start");
   /** The daemon's interval in the start stage: longer than moving the regions takes. */
   private static final int DAEMON_INTERVAL_S = 90;
+  /** The machine is idle below this share of its CPUs' time busy over a second. */
+  private static final double QUIET_BUSY = 0.15;
+  private static final int QUIET_WAIT_S = 120;
 
   private RealClusterProduction() {
   }
@@ -423,6 +427,41 @@ public final class RealClusterProduction {
     }
   }
 
+  /**
+   * Waits until the machine's CPUs were busy (not idle, I/O wait counted as busy: the page
+   * cache's write-back of the replicas just put back) for less than {@link #QUIET_BUSY} of a
+   * second, at most {@link #QUIET_WAIT_S} seconds; returns the busy share of the last second.
+   */
+  private static double waitQuiet() throws Exception {
+    long deadline = System.nanoTime() + QUIET_WAIT_S * 1_000_000_000L;
+    long[] before = cpuTicks();
+    while (true) {
+      Thread.sleep(1000);
+      long[] now = cpuTicks();
+      long total = now[0] - before[0];
+      double busy = total <= 0 ? 0 : (double) (total - (now[1] - before[1])) / total;
+      before = now;
+      if (busy < QUIET_BUSY || System.nanoTime() > deadline) {
+        return busy;
+      }
+    }
+  }
+
+  /** The machine's CPU ticks from /proc/stat: [all, idle]. */
+  private static long[] cpuTicks() throws IOException {
+    String line = Files.readAllLines(Paths.get("/proc/stat"), StandardCharsets.UTF_8).get(0);
+    String[] f = line.trim().split("\\s+");
+    if (!f[0].equals("cpu") || f.length < 5) {
+      throw new IOException("unexpected first line of /proc/stat: " + line);
+    }
+    long all = 0;
+    // user nice system idle iowait irq softirq steal; guest time is in user already
+    for (int i = 1; i < Math.min(f.length, 9); i++) {
+      all += Long.parseLong(f[i]);
+    }
+    return new long[] { all, Long.parseLong(f[4]) };
+  }
+
   private static boolean wholly(RealCluster cluster) throws IOException {
     long[] b = tableBytes(cluster, TABLE);
     return b[0] <= 0.01 * b[1];
@@ -686,6 +725,11 @@ public final class RealClusterProduction {
   private static ObjectNode start(RealCluster cluster) throws Exception {
     ObjectNode out = JSON.createObjectNode();
     prepare(cluster, false);
+    // idle: the replicas put back written out and their excess deleted, the regions opened
+    long quietFrom = System.nanoTime();
+    double busy = waitQuiet();
+    out.put("quiet_wait_s", seconds(quietFrom));
+    out.put("busy_at_launch", busy);
     SimpleDateFormat f = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS");
     int startsBefore = cluster.healerLogLines(STARTED).size();
     long launched = System.currentTimeMillis();
@@ -751,9 +795,11 @@ public final class RealClusterProduction {
     } finally {
       cluster.cluster("healer-daemon", "stop");
     }
-    OUT.printf("   the healer's start, idle cluster: --once %s, first move %s after its launch"
+    OUT.printf("   the healer's start, idle cluster (launched at %.0f%% of the machine's CPU, after"
+      + " %.0f s waiting for it to fall below %.0f%%): --once %s, first move %s after its launch"
       + " (run %.1f s); the daemon's pass: first move %s after its interval (%s ms after the"
-      + " pass's start, as it logs it)%n", out.path("once_exit").asText(),
+      + " pass's start, as it logs it)%n", 100 * out.path("busy_at_launch").asDouble(),
+      out.path("quiet_wait_s").asDouble(), 100 * QUIET_BUSY, out.path("once_exit").asText(),
       time(out, "once_first_move_s"), out.path("once_s").asDouble(),
       time(out, "daemon_first_move_s"), out.path("daemon_logged_first_move_ms").asText("-"));
     if (out.has("once_launcher_s")) {
@@ -1104,10 +1150,12 @@ public final class RealClusterProduction {
           continue;
         }
         double once = st.path("once_first_move_s").asDouble(Double.NaN);
-        check(md, String.format("the healer's start on the idle cluster (%s, %d MiB): --once"
-          + " moves %.1f s after its launch (<= 3 s)", run.path("level").asText(),
-          run.path("size_mib").asInt(), once), once <= 3, "the launcher, the JVM's start and"
-            + " the first calls to HBase and the NameNode, on 2 cores");
+        check(md, String.format("the healer's start on the idle cluster (%s, %d MiB, launched at"
+          + " %.0f%% CPU): --once moves %.1f s after its launch (<= 3 s)",
+          run.path("level").asText(), run.path("size_mib").asInt(),
+          100 * st.path("busy_at_launch").asDouble(), once),
+          once <= 3, "the launcher, the JVM's start and the first calls to HBase and the NameNode,"
+            + " on 2 cores");
         double daemon = st.path("daemon_first_move_s").asDouble(Double.NaN);
         check(md, String.format("the healer's start on the idle cluster: a daemon's pass moves"
           + " %.1f s after its interval (<= 1 s)", daemon), daemon <= 1,
