@@ -85,6 +85,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * with a replica on its server's host, from the NameNode's block locations) is 1.0; prints what
  * the regions report beside it; then checks that no region moved since STATE_FILE and that every
  * row reads back with its value.</li>
+ * <li>{@code hdfs-locality TABLE}: prints the HDFS locality of each region of the table (as
+ * {@code hdfs-healed} computes it) and how many are below 1.0; a measurement, it fails only if
+ * it cannot compute them.</li>
  * <li>{@code rows TABLE ROWS}: every row reads back with its value, wherever the regions are
  * (after a restart of every daemon, say).</li>
  * <li>{@code read TABLE REGIONS ROWS STOP_FILE}: reads random rows of a table loaded with
@@ -113,7 +116,8 @@ public final class RealClusterHeal {
   private static void run(String[] args) throws Exception {
     if (args.length < 2) {
       throw new IllegalArgumentException("usage: RealClusterHeal"
-        + " load|loaded|reassigned|moveall|moveto|healed|hdfs-healed|rows|read TABLE ..."
+        + " load|loaded|reassigned|moveall|moveto|healed|hdfs-healed|hdfs-locality|rows|read"
+        + " TABLE ..."
         + " (see its javadoc)");
     }
     Configuration conf = HBaseConfiguration.create();
@@ -242,6 +246,19 @@ public final class RealClusterHeal {
             + reportedLocality(admin, table, 60).values());
           checkPlacementAndRows(conn, table, args[3], Integer.parseInt(args[2]));
           break;
+        case "hdfs-locality":
+          need(args, 2);
+          ClusterAccess measured = access(conn);
+          Map<String, Double> byRegion = new TreeMap<>();
+          int lower = 0;
+          for (Map.Entry<RegionInfo, ServerName> e : measured.regionsOf(table).entrySet()) {
+            double hdfs = measured.computedLocality(e.getKey(), e.getValue().getHostname());
+            byRegion.put(e.getKey().getEncodedName(), hdfs);
+            lower += hdfs < 0.9999 ? 1 : 0;
+          }
+          System.out.printf("HDFS locality of %s: regions below 1.0: %d of %d; by region: %s%n",
+            table, lower, byRegion.size(), byRegion);
+          break;
         case "rows":
           need(args, 3);
           checkRows(conn, table, Integer.parseInt(args[2]));
@@ -253,8 +270,8 @@ public final class RealClusterHeal {
           break;
         default:
           throw new IllegalArgumentException("unknown step '" + args[0]
-            + "': expected load, loaded, reassigned, moveall, moveto, healed, hdfs-healed, rows"
-            + " or read");
+            + "': expected load, loaded, reassigned, moveall, moveto, healed, hdfs-healed,"
+            + " hdfs-locality, rows or read");
       }
     }
   }
